@@ -1,0 +1,127 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "syncrun",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "syncrun", targets: ["syncrun"]),
+        .library(name: "SOQL", targets: ["SOQL"]),
+        .library(name: "SyncConfig", targets: ["SyncConfig"]),
+        .library(name: "SyncPlan", targets: ["SyncPlan"]),
+        .library(name: "SoupStore", targets: ["SoupStore"]),
+        .library(name: "OrgClient", targets: ["OrgClient"]),
+        .library(name: "LocalOrg", targets: ["LocalOrg"]),
+        .library(name: "SyncEngine", targets: ["SyncEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+    ],
+    targets: [
+        // Core: SOQL grammar, no dependencies.
+        .target(name: "SOQL"),
+        // Config model, loaders (JSON + YAML with source positions) and diagnostics.
+        .target(
+            name: "SyncConfig",
+            dependencies: ["SOQL", .product(name: "Yams", package: "Yams")]
+        ),
+        // Dependency graph and ordered plan, with renderers.
+        .target(name: "SyncPlan", dependencies: ["SyncConfig"]),
+        // SmartStore-compatible soups on SQLite.
+        .target(
+            name: "SoupStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The org client protocol and its Salesforce REST implementation.
+        .target(
+            name: "OrgClient",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The embedded local org: a Salesforce REST API over SQLite.
+        .target(
+            name: "LocalOrg",
+            dependencies: [
+                "SOQL",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        // Sync down / up / resync / clean ghosts.
+        .target(
+            name: "SyncEngine",
+            dependencies: [
+                "SyncConfig", "SyncPlan", "SoupStore", "OrgClient",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The command-line tool: commands and output only.
+        .executableTarget(
+            name: "syncrun",
+            dependencies: [
+                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Benchmarks (run by hand or by scripts/bench*.sh; not timed tests).
+        .executableTarget(
+            name: "syncrun-bench",
+            dependencies: [
+                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/SyncrunBench"
+        ),
+        // Shared test helpers: temp dirs, local org on a free port, temp stores.
+        .target(
+            name: "SyncrunTestSupport",
+            dependencies: ["SoupStore", "LocalOrg", "SyncConfig"],
+            path: "Sources/SyncrunTestSupport"
+        ),
+        .testTarget(name: "SOQLTests", dependencies: ["SOQL"]),
+        .testTarget(name: "SyncConfigTests", dependencies: ["SyncConfig", "SyncrunTestSupport"]),
+        .testTarget(name: "SyncPlanTests", dependencies: ["SyncPlan", "SyncConfig", "SyncrunTestSupport"]),
+        .testTarget(
+            name: "SoupStoreTests",
+            dependencies: ["SoupStore", "SyncrunTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "OrgClientTests", dependencies: ["OrgClient", "LocalOrg", "SyncrunTestSupport"]),
+        .testTarget(
+            name: "LocalOrgTests",
+            dependencies: [
+                "LocalOrg", "SOQL", "SyncrunTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "SyncEngineTests",
+            dependencies: ["SyncEngine", "LocalOrg", "SoupStore", "OrgClient", "SyncrunTestSupport"]
+        ),
+        // End-to-end tests that run the built `syncrun` executable.
+        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport"]),
+    ]
+)
