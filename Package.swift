@@ -98,8 +98,16 @@ let package = Package(
             path: "Sources/SyncrunTestSupport"
         ),
         .testTarget(name: "SOQLTests", dependencies: ["SOQL"]),
-        .testTarget(name: "SyncConfigTests", dependencies: ["SyncConfig", "SyncrunTestSupport"]),
-        .testTarget(name: "SyncPlanTests", dependencies: ["SyncPlan", "SyncConfig", "SyncrunTestSupport"]),
+        .testTarget(
+            name: "SyncConfigTests",
+            dependencies: ["SyncConfig", "SyncrunTestSupport"],
+            exclude: ["Invalid"]
+        ),
+        .testTarget(
+            name: "SyncPlanTests",
+            dependencies: ["SyncPlan", "SyncConfig", "SyncrunTestSupport"],
+            exclude: ["Snapshots"]
+        ),
         .testTarget(
             name: "SoupStoreTests",
             dependencies: ["SoupStore", "SyncrunTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
