@@ -1,0 +1,54 @@
+/// Decodes the `parent` and `children` objects shared by both parent-children targets.
+struct ParentChildrenDecoder {
+    let context: DecodingContext
+
+    func parent(_ reader: inout ObjectReader, source: inout SyncSource) -> ParentInfo? {
+        guard var info = reader.object("parent", required: true) else { return nil }
+        let sobjectType = info.nonEmptyString("sobjectType", required: true)
+        let soupName = soupReference(&info, source: &source)
+        let idFieldName = info.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
+        let modificationDate =
+            info.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+        let externalId = info.nonEmptyString("externalIdFieldName")
+        let extras = info.extraKeys(known: TargetKeys.parentInfo)
+        guard let sobjectType, let soupName else { return nil }
+        return ParentInfo(
+            sobjectType: sobjectType, soupName: soupName, idFieldName: idFieldName,
+            modificationDateFieldName: modificationDate, externalIdFieldName: externalId, extraKeys: extras)
+    }
+
+    func children(_ reader: inout ObjectReader, source: inout SyncSource) -> ChildrenInfo? {
+        guard var info = reader.object("children", required: true) else { return nil }
+        let sobjectType = info.nonEmptyString("sobjectType", required: true)
+        let plural = info.nonEmptyString("sobjectTypePlural", required: true)
+        let soupName = soupReference(&info, source: &source)
+        let parentIdFieldName = info.nonEmptyString("parentIdFieldName", required: true)
+        let idFieldName = info.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
+        let modificationDate =
+            info.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+        let externalId = info.nonEmptyString("externalIdFieldName")
+        let extras = info.extraKeys(known: TargetKeys.childrenInfo)
+        guard let sobjectType, let plural, let soupName, let parentIdFieldName else { return nil }
+        return ChildrenInfo(
+            sobjectType: sobjectType, sobjectTypePlural: plural, soupName: soupName,
+            parentIdFieldName: parentIdFieldName, idFieldName: idFieldName,
+            modificationDateFieldName: modificationDate, externalIdFieldName: externalId, extraKeys: extras)
+    }
+
+    /// Reads a required `soupName` and records it for the undeclared-soup check.
+    func soupReference(_ reader: inout ObjectReader, source: inout SyncSource) -> String? {
+        guard let name = reader.nonEmptyString("soupName", required: true) else { return nil }
+        source.soupReferences.append(
+            .init(
+                name: name, position: reader.position(of: "soupName"), path: reader.path.appending("soupName")))
+        return name
+    }
+
+    /// Checks `soupName` of the sync against `parent.soupName`.
+    func checkParentSoup(_ parent: ParentInfo, syncSoupName: String?, sync: ObjectReader) {
+        guard let syncSoupName, syncSoupName != parent.soupName else { return }
+        context.error(
+            .parentSoupMismatch, at: sync.position(of: "soupName"), path: sync.path.appending("soupName"),
+            ConfigMessages.parentSoupMismatch(soupName: syncSoupName, parentSoupName: parent.soupName))
+    }
+}

@@ -1,0 +1,235 @@
+/// Decodes a sync down target by its `type`.
+struct SyncDownTargetDecoder {
+    let context: DecodingContext
+    let registry: TargetImplRegistry
+
+    /// The target, plus the `query` node of a SOQL target for the SOQL checks.
+    struct Result {
+        var target: SyncDownTarget
+        var soqlQuery: (text: String, node: ConfigNode)?
+    }
+
+    func decode(_ target: inout ObjectReader, sync: ObjectReader, syncSoupName: String?, source: inout SyncSource)
+        -> Result?
+    {
+        let iOSImpl = target.nonEmptyString("iOSImpl")
+        let androidImpl = target.nonEmptyString("androidImpl")
+        let kind: SyncDownTargetKind
+        if let (text, node) = target.stringNode("type") {
+            guard let known = SyncDownTargetKind(rawValue: text) else {
+                let message =
+                    TargetImplRegistry.productTypeNames[text] != nil
+                    ? ConfigMessages.syncUpTypeInSyncDown(text)
+                    : ConfigMessages.unknownValue(
+                        "sync down target type", text, allowed: SyncDownTargetKind.allCases.map(\.rawValue))
+                context.error(.unknownTargetType, at: node.position, path: target.path.appending("type"), message)
+                return nil
+            }
+            kind = known
+        } else if target.contains("type") {
+            return nil  // wrong type already reported
+        } else if iOSImpl != nil || androidImpl != nil {
+            kind = .custom  // iOS: a class named by iOSImpl wins over `type`
+        } else {
+            target.reportMissing("type")
+            return nil
+        }
+        let idFieldName = target.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
+        let modificationDate =
+            target.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+        let errorsBefore = context.log.errorCount
+        var result: Result?
+        switch kind {
+        case .soql:
+            let query = target.stringNode("query", required: true)
+            let batch = clamped(&target, "maxBatchSize", range: SOQLSyncDownTarget.maxBatchSizeRange)
+            if let query, query.text.isEmpty {
+                context.error(
+                    .emptyValue, at: query.node.position, path: target.path.appending("query"),
+                    ConfigMessages.emptyValue("query"))
+            }
+            let extra = extras(target, kind)
+            if let query, !query.text.isEmpty {
+                let soql = SOQLSyncDownTarget(
+                    query: query.text, maxBatchSize: batch ?? SOQLSyncDownTarget.defaultMaxBatchSize,
+                    idFieldName: idFieldName, modificationDateFieldName: modificationDate,
+                    extraKeys: extra)
+                result = Result(target: .soql(soql), soqlQuery: query)
+            }
+        case .sosl:
+            let query = target.nonEmptyString("query", required: true)
+            let extra = extras(target, kind)
+            if let query {
+                result = Result(
+                    target: .sosl(
+                        SOSLSyncDownTarget(
+                            query: query, idFieldName: idFieldName, modificationDateFieldName: modificationDate,
+                            extraKeys: extra)))
+            }
+        case .mru:
+            let sobjectType = target.nonEmptyString("sobjectType", required: true)
+            let fieldlist = target.stringArray("fieldlist", required: true)
+            let extra = extras(target, kind)
+            if let sobjectType, let fieldlist {
+                result = Result(
+                    target: .mru(
+                        MRUSyncDownTarget(
+                            sobjectType: sobjectType, fieldlist: fieldlist, idFieldName: idFieldName,
+                            modificationDateFieldName: modificationDate, extraKeys: extra)))
+            }
+        case .refresh:
+            result = refresh(&target, idFieldName: idFieldName, modificationDate: modificationDate, source: &source)
+        case .layout:
+            let sobjectType = target.nonEmptyString("sobjectType", required: true)
+            let formFactor = target.string("formFactor")
+            let layoutType = target.string("layoutType")
+            let mode = target.string("mode")
+            let recordTypeId = target.string("recordTypeId")
+            let extra = extras(target, kind)
+            if let sobjectType {
+                result = Result(
+                    target: .layout(
+                        LayoutSyncDownTarget(
+                            sobjectType: sobjectType, formFactor: formFactor, layoutType: layoutType, mode: mode,
+                            recordTypeId: recordTypeId, idFieldName: idFieldName,
+                            modificationDateFieldName: modificationDate, extraKeys: extra)))
+            }
+        case .metadata:
+            let sobjectType = target.nonEmptyString("sobjectType", required: true)
+            let extra = extras(target, kind)
+            if let sobjectType {
+                result = Result(
+                    target: .metadata(
+                        MetadataSyncDownTarget(
+                            sobjectType: sobjectType, idFieldName: idFieldName,
+                            modificationDateFieldName: modificationDate, extraKeys: extra)))
+            }
+        case .parentChildren:
+            result = parentChildren(&target, sync: sync, syncSoupName: syncSoupName, source: &source)
+        case .briefcase:
+            result = briefcase(&target, idFieldName: idFieldName, modificationDate: modificationDate, source: &source)
+        case .custom:
+            guard
+                CustomTargetCheck(context: context, registry: registry).check(
+                    iOSImpl: iOSImpl, androidImpl: androidImpl, target: target)
+            else {
+                _ = target.extraKeys(known: [], warn: false)
+                return nil
+            }
+            result = Result(
+                target: .custom(
+                    CustomSyncDownTarget(
+                        iOSImpl: iOSImpl, androidImpl: androidImpl, idFieldName: idFieldName,
+                        modificationDateFieldName: modificationDate, extraKeys: target.extraKeys(known: [], warn: false)
+                    )))
+        }
+        guard context.log.errorCount == errorsBefore else { return nil }
+        return result
+    }
+
+    /// The unknown keys of a built-in kind, warned about; impl names are kept without a warning
+    /// (the SDK writes them when it persists a target).
+    private func extras(_ target: ObjectReader, _ kind: SyncDownTargetKind) -> [String: JSONValue] {
+        var reader = target
+        var kept: [String: JSONValue] = [:]
+        for key in ["iOSImpl", "androidImpl"] {
+            if let value = reader.value(key) { kept[key] = ValueReader.jsonValue(value) }
+        }
+        return reader.extraKeys(known: TargetKeys.syncDown(kind)).merging(kept) { first, _ in first }
+    }
+
+    /// An optional integer clamped into `range`, with a warning when it had to be.
+    func clamped(_ reader: inout ObjectReader, _ key: String, range: ClosedRange<Int>) -> Int? {
+        guard let (value, node) = reader.integer(key) else { return nil }
+        let used = min(max(value, range.lowerBound), range.upperBound)
+        if used != value {
+            context.warning(
+                .valueClamped, at: node.position, path: reader.path.appending(key),
+                ConfigMessages.clamped(key, value: value, range: range, used: used))
+        }
+        return used
+    }
+
+    private func refresh(
+        _ target: inout ObjectReader, idFieldName: String, modificationDate: String, source: inout SyncSource
+    ) -> Result? {
+        let sobjectType = target.nonEmptyString("sobjectType", required: true)
+        let fieldlist = target.stringArray("fieldlist", required: true)
+        let soupName = ParentChildrenDecoder(context: context).soupReference(&target, source: &source)
+        // iOS reads the misspelt `coundIdsPerSoql`; accept both, prefer the correct spelling.
+        let key =
+            target.contains("countIdsPerSoql") || !target.contains("coundIdsPerSoql")
+            ? "countIdsPerSoql" : "coundIdsPerSoql"
+        let count = clamped(&target, key, range: 1...RefreshSyncDownTarget.defaultCountIdsPerSoql)
+        if key == "countIdsPerSoql" { _ = target.value("coundIdsPerSoql") }
+        let extra = extras(target, .refresh)
+        guard let sobjectType, let fieldlist, let soupName else { return nil }
+        return Result(
+            target: .refresh(
+                RefreshSyncDownTarget(
+                    sobjectType: sobjectType, fieldlist: fieldlist, soupName: soupName,
+                    countIdsPerSoql: count ?? RefreshSyncDownTarget.defaultCountIdsPerSoql, idFieldName: idFieldName,
+                    modificationDateFieldName: modificationDate, extraKeys: extra)))
+    }
+
+    private func parentChildren(
+        _ target: inout ObjectReader, sync: ObjectReader, syncSoupName: String?, source: inout SyncSource
+    ) -> Result? {
+        let decoder = ParentChildrenDecoder(context: context)
+        let parent = decoder.parent(&target, source: &source)
+        let parentFieldlist = target.stringArray("parentFieldlist", required: true)
+        let filter = target.string("parentSoqlFilter")
+        let children = decoder.children(&target, source: &source)
+        let childrenFieldlist = target.stringArray("childrenFieldlist", required: true)
+        let relationship = target.enumeration(
+            "relationshipType", RelationshipType.self, what: "relationship type", required: true)
+        if let parent { decoder.checkParentSoup(parent, syncSoupName: syncSoupName, sync: sync) }
+        let extra = extras(target, .parentChildren)
+        guard let parent, let parentFieldlist, let children, let childrenFieldlist, let relationship else { return nil }
+        return Result(
+            target: .parentChildren(
+                ParentChildrenSyncDownTarget(
+                    parent: parent, parentFieldlist: parentFieldlist, parentSoqlFilter: filter, children: children,
+                    childrenFieldlist: childrenFieldlist, relationshipType: relationship,
+                    extraKeys: extra)))
+    }
+
+    private func briefcase(
+        _ target: inout ObjectReader, idFieldName: String, modificationDate: String, source: inout SyncSource
+    ) -> Result? {
+        let nodes = target.array("infos", required: true)
+        let count = clamped(
+            &target, "countIdsPerRetrieve", range: 1...BriefcaseSyncDownTarget.defaultCountIdsPerRetrieve)
+        if let nodes, nodes.isEmpty {
+            context.error(
+                .emptyValue, at: target.position(of: "infos"), path: target.path.appending("infos"),
+                ConfigMessages.emptyInfos)
+        }
+        var infos: [BriefcaseObjectInfo] = []
+        for (index, node) in (nodes ?? []).enumerated() {
+            guard
+                var info = ObjectReader(
+                    node, path: target.path.appending("infos").appending(index: index), context: context)
+            else { continue }
+            let sobjectType = info.nonEmptyString("sobjectType", required: true)
+            let soupName = ParentChildrenDecoder(context: context).soupReference(&info, source: &source)
+            let fieldlist = info.stringArray("fieldlist", required: true)
+            let infoID = info.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
+            let infoDate = info.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+            let extras = info.extraKeys(known: TargetKeys.briefcaseInfo)
+            guard let sobjectType, let soupName, let fieldlist else { continue }
+            infos.append(
+                BriefcaseObjectInfo(
+                    sobjectType: sobjectType, soupName: soupName, fieldlist: fieldlist, idFieldName: infoID,
+                    modificationDateFieldName: infoDate, extraKeys: extras))
+        }
+        let extra = extras(target, .briefcase)
+        guard let nodes, !nodes.isEmpty else { return nil }
+        return Result(
+            target: .briefcase(
+                BriefcaseSyncDownTarget(
+                    infos: infos, countIdsPerRetrieve: count ?? BriefcaseSyncDownTarget.defaultCountIdsPerRetrieve,
+                    idFieldName: idFieldName, modificationDateFieldName: modificationDate,
+                    extraKeys: extra)))
+    }
+}

@@ -1,0 +1,124 @@
+/// Decodes a syncs config from the positioned tree, reporting every problem of every entry.
+struct SyncsConfigDecoder {
+    let context: DecodingContext
+    let registry: TargetImplRegistry
+
+    static let syncKeys = ["syncName", "syncType", "soupName", "target", "options", "dependsOn"]
+    static let optionKeys = ["mergeMode", "fieldlist", "cleanGhosts"]
+
+    /// The decoded config plus what the cross-item checks need.
+    struct Result {
+        var config: SyncsConfig
+        var sources: [SyncSource]
+        var file: String
+    }
+
+    func decode(_ root: ConfigNode) -> Result {
+        var result = Result(config: SyncsConfig(syncs: []), sources: [], file: context.file)
+        guard var reader = ObjectReader(root, path: .root, context: context) else { return result }
+        let syncs = reader.array("syncs", required: true) ?? []
+        // `$schema` points editors at the JSON Schema (schemas/); it is not config.
+        _ = reader.value("$schema")
+        _ = reader.extraKeys(known: ["syncs"])
+        var firstLines: [String: Int] = [:]
+        for (index, node) in syncs.enumerated() {
+            let path = ConfigPath.root.appending("syncs").appending(index: index)
+            var source = decodeSync(node, path: path)
+            if let name = source.name, let namePosition = source.namePosition {
+                if let firstLine = firstLines[name] {
+                    context.error(
+                        .duplicateSyncName, at: namePosition, path: path.appending("syncName"),
+                        ConfigMessages.duplicateSyncName(name, firstLine: firstLine))
+                    source.definition = nil
+                } else {
+                    firstLines[name] = node.position.line
+                }
+            }
+            if let definition = source.definition { result.config.syncs.append(definition) }
+            result.sources.append(source)
+        }
+        return result
+    }
+
+    private func decodeSync(_ node: ConfigNode, path: ConfigPath) -> SyncSource {
+        var source = SyncSource(path: path, position: node.position)
+        guard var sync = ObjectReader(node, path: path, context: context) else { return source }
+        let errorsBefore = context.log.errorCount
+        let name = sync.nonEmptyString("syncName", required: true)
+        source.name = name
+        source.namePosition = sync.position(of: "syncName")
+        let type = sync.enumeration("syncType", SyncType.self, what: "sync type", required: true)
+        let soupName = sync.nonEmptyString("soupName")
+        var target: SyncTarget?
+        var soqlQuery: (text: String, node: ConfigNode)?
+        if var targetReader = sync.object("target", required: true), let type {
+            switch type {
+            case .syncDown:
+                let decoder = SyncDownTargetDecoder(context: context, registry: registry)
+                if let decoded = decoder.decode(&targetReader, sync: sync, syncSoupName: soupName, source: &source) {
+                    target = .down(decoded.target)
+                    soqlQuery = decoded.soqlQuery
+                }
+            case .syncUp:
+                let decoder = SyncUpTargetDecoder(context: context, registry: registry)
+                target = decoder.decode(&targetReader, sync: sync, syncSoupName: soupName, source: &source).map(
+                    SyncTarget.up)
+            }
+        }
+        if soupName == nil, !sync.contains("soupName"), !isBriefcase(target) {
+            sync.reportMissing("soupName")
+        } else if sync.contains("soupName"), sync.value("soupName") == nil, !isBriefcase(target) {
+            let position = sync.position(of: "soupName")
+            context.error(
+                .typeMismatch, at: position, path: path.appending("soupName"), ConfigMessages.expectedNull("a string"))
+        } else if let soupName, !isBriefcase(target) {
+            source.soupReferences.insert(
+                .init(name: soupName, position: sync.position(of: "soupName"), path: path.appending("soupName")), at: 0)
+        }
+        let options = decodeOptions(&sync)
+        let dependsOn = sync.stringArrayNodes("dependsOn") ?? []
+        source.dependencies = dependsOn.enumerated().map { index, entry in
+            .init(
+                name: entry.text, position: entry.node.position,
+                path: path.appending("dependsOn").appending(index: index))
+        }
+        let extras = sync.extraKeys(known: Self.syncKeys)
+        if let soqlQuery, case .down(let down)? = target {
+            SOQLCheck(context: context).check(
+                soqlQuery.text, node: soqlQuery.node, path: path.appending("target").appending("query"),
+                target: down, cleanGhosts: options?.cleanGhosts ?? false)
+        }
+        guard context.log.errorCount == errorsBefore, let name, let type, let target, let options else { return source }
+        source.definition = SyncDefinition(
+            name: name, type: type, soupName: soupName ?? "", target: target, options: options,
+            dependsOn: dependsOn.map(\.text), extraKeys: extras, location: context.location(node.position))
+        return source
+    }
+
+    private func isBriefcase(_ target: SyncTarget?) -> Bool {
+        if case .down(.briefcase)? = target { return true }
+        return false
+    }
+
+    private func decodeOptions(_ sync: inout ObjectReader) -> SyncOptions? {
+        guard var reader = sync.object("options") else {
+            // Absent or null: the defaults, as iOS does; a value of another type was reported.
+            guard sync.value("options") == nil else { return nil }
+            context.warning(.missingMergeMode, at: sync.node.position, path: sync.path, ConfigMessages.missingMergeMode)
+            return SyncOptions()
+        }
+        let errorsBefore = context.log.errorCount
+        let mergeMode = reader.enumeration("mergeMode", MergeMode.self, what: "merge mode")
+        if !reader.contains("mergeMode") {
+            context.warning(
+                .missingMergeMode, at: reader.node.position, path: reader.path, ConfigMessages.missingMergeMode)
+        }
+        let fieldlist = reader.stringArray("fieldlist")
+        let cleanGhosts = reader.bool("cleanGhosts")
+        let extras = reader.extraKeys(known: Self.optionKeys)
+        guard context.log.errorCount == errorsBefore else { return nil }
+        return SyncOptions(
+            fieldlist: fieldlist, mergeMode: mergeMode ?? .overwrite, cleanGhosts: cleanGhosts ?? false,
+            extraKeys: extras)
+    }
+}

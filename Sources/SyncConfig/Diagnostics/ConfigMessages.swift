@@ -1,0 +1,153 @@
+/// Every diagnostic message of the module, built in one place so wording stays consistent:
+/// what is wrong, the thing named in single quotes, and how to fix it when we know.
+enum ConfigMessages {
+    // MARK: Files and syntax
+
+    static let notUTF8 = "the file is not valid UTF-8 text; save it as UTF-8"
+    static let nonScalarKey = "keys must be plain strings, not collections"
+
+    static func ambiguousFile(_ name: String, candidates: [String]) -> String {
+        let list = candidates.map { "'\($0)'" }.joined(separator: " and ")
+        return "found both \(list) for '\(name)'; keep one of them"
+    }
+
+    static func duplicateKey(_ key: String, firstLine: Int) -> String {
+        "duplicate key '\(key)'; it is already set on line \(firstLine)"
+    }
+
+    static let yamlSeveralDocuments =
+        "the file holds more than one YAML document; keep one (remove the '---' separator)"
+
+    static func yamlSyntax(problem: String, context: (text: String, line: Int, column: Int)?) -> String {
+        guard let context else { return "invalid YAML: \(problem)" }
+        return "invalid YAML: \(problem) (\(context.text) at line \(context.line), column \(context.column))"
+    }
+
+    // MARK: Shape
+
+    static func expected(_ what: String, found node: ConfigNode) -> String {
+        "expected \(what), found \(node.typeDescription)"
+    }
+
+    static func expectedNull(_ what: String) -> String {
+        "expected \(what), found null"
+    }
+
+    static func missingKey(_ key: String, in path: ConfigPath) -> String {
+        path.components.isEmpty ? "missing required key '\(key)' at the top level" : "missing required key '\(key)'"
+    }
+
+    static func emptyValue(_ key: String) -> String {
+        "'\(key)' must not be empty"
+    }
+
+    static func unknownKey(_ key: String, suggestion: String?) -> String {
+        if let suggestion {
+            return "unknown key '\(key)'; did you mean '\(suggestion)'? (the key is kept as is but not used)"
+        }
+        return "unknown key '\(key)' (kept as is but not used)"
+    }
+
+    static func clamped(_ key: String, value: Int, range: ClosedRange<Int>, used: Int) -> String {
+        "'\(key)' \(value) is outside \(range.lowerBound)...\(range.upperBound); using \(used)"
+    }
+
+    // MARK: Enumerations
+
+    static func unknownValue(_ what: String, _ value: String, allowed: [String]) -> String {
+        let list = allowed.map { "'\($0)'" }.joined(separator: ", ")
+        var message = "unknown \(what) '\(value)'"
+        if let suggestion = Suggestion.closest(to: value, in: allowed) {
+            message += "; did you mean '\(suggestion)'?"
+        }
+        return message + " (expected one of \(list), exact case)"
+    }
+
+    static func syncUpTypeInSyncDown(_ value: String) -> String {
+        "'\(value)' is a sync up target type, but this sync is 'syncDown'; use one of the sync down types ('soql', 'sosl', 'mru', 'refresh', 'parent_children', 'briefcase', 'layout', 'metadata', 'custom') or change 'syncType'"
+    }
+
+    static func syncDownTypeInSyncUp(_ value: String) -> String {
+        "'\(value)' is a sync down target type, but this sync is 'syncUp'; use 'single', 'batch', 'collection' or 'parent_children', or change 'syncType'"
+    }
+
+    static let missingMergeMode =
+        "no 'mergeMode' in 'options'; using 'OVERWRITE' (set \"mergeMode\" to \"OVERWRITE\" or \"LEAVE_IF_CHANGED\" to make the choice explicit)"
+
+    // MARK: Targets
+
+    static func unregisteredCustomTarget(_ name: String, suggestion: String?) -> String {
+        if let suggestion {
+            return "unknown target class '\(name)'; did you mean the built-in '\(suggestion)'?"
+        }
+        return
+            "no plug-in is registered for the custom target class '\(name)', so syncrun cannot run this sync; use a built-in target or register the plug-in"
+    }
+
+    static func conflictingTargetImpl(_ first: String, _ second: String) -> String {
+        "\(first) and \(second) name different kinds of target; make them agree or remove one"
+    }
+
+    static let customTargetNeedsImpl =
+        "a 'custom' target needs 'iOSImpl' or 'androidImpl' naming its plug-in class"
+
+    static func parentSoupMismatch(soupName: String, parentSoupName: String) -> String {
+        "'soupName' is '\(soupName)' but 'parent.soupName' is '\(parentSoupName)'; they must be equal (ghost cleaning and the index checks use 'soupName')"
+    }
+
+    static let emptyInfos = "'infos' must list at least one object type"
+
+    // MARK: Cross-item checks
+
+    static func duplicateSyncName(_ name: String, firstLine: Int) -> String {
+        "duplicate sync name '\(name)'; a sync with this name is already defined on line \(firstLine) (names must be unique within a file)"
+    }
+
+    static func duplicateSoupName(_ name: String, firstLine: Int) -> String {
+        "duplicate soup name '\(name)'; a soup with this name is already defined on line \(firstLine)"
+    }
+
+    static func duplicateIndexPath(_ path: String, firstLine: Int) -> String {
+        "duplicate index on '\(path)'; it is already indexed on line \(firstLine)"
+    }
+
+    static func emptyIndexes(_ soup: String) -> String {
+        "soup '\(soup)' has no index specs; add at least one, e.g. {\"path\": \"Id\", \"type\": \"string\"}"
+    }
+
+    static func undeclaredSoup(_ soup: String, storeFile: String, suggestion: String?) -> String {
+        if let suggestion {
+            return "soup '\(soup)' is not declared in '\(storeFile)'; did you mean '\(suggestion)'?"
+        }
+        return "soup '\(soup)' is not declared in '\(storeFile)'; add it to 'soups' there"
+    }
+
+    static func missingSyncIndex(soup: String, field: String, sync: String, reason: String, type: String) -> String {
+        "soup '\(soup)' has no index on '\(field)', which sync '\(sync)' needs \(reason); add {\"path\": \"\(field)\", \"type\": \"\(type)\"} to its indexes"
+    }
+
+    static func unknownDependency(_ name: String, suggestion: String?) -> String {
+        if let suggestion {
+            return "depends on '\(name)', which is not defined; did you mean '\(suggestion)'?"
+        }
+        return "depends on '\(name)', which is not defined in this file"
+    }
+
+    static func dependencyCycle(_ names: [String]) -> String {
+        if names.count == 1 { return "'\(names[0])' depends on itself" }
+        return "dependency cycle: " + (names + [names[0]]).map { "'\($0)'" }.joined(separator: " -> ")
+    }
+
+    // MARK: SOQL
+
+    static func soqlSyntax(_ message: String) -> String {
+        "invalid SOQL: \(message)"
+    }
+
+    static func soqlMissingField(_ field: String, key: String, purpose: String) -> String {
+        "the query does not select '\(field)' ('\(key)'); the sync adds it when it runs, but \(purpose): select it explicitly"
+    }
+
+    static let ghostCleaningLimit =
+        "the query has LIMIT or OFFSET and 'cleanGhosts' is true: ghost cleaning keeps the LIMIT, so records beyond it would be deleted as ghosts; remove LIMIT/OFFSET or set 'cleanGhosts' to false"
+}

@@ -1,0 +1,96 @@
+extension Diagnostic {
+    /// A stable identifier for a kind of problem, written in kebab case (`unknown-key`).
+    ///
+    /// The set grows over time; compare against the static members rather than switching
+    /// exhaustively. Every code is listed with an example in `docs/diagnostics.md`.
+    public struct Code: Sendable, Hashable, Codable, RawRepresentable, CustomStringConvertible {
+        /// The kebab-case identifier.
+        public let rawValue: String
+
+        /// Creates a code from its identifier.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        public var description: String { rawValue }
+
+        // Files and syntax.
+        /// Two candidate files for one config (`usersyncs.json` and `usersyncs.yaml`).
+        public static let ambiguousFile = Code(rawValue: "ambiguous-file")
+        /// The file is not UTF-8 text.
+        public static let encoding = Code(rawValue: "encoding")
+        /// The file is not well-formed JSON or YAML.
+        public static let syntax = Code(rawValue: "syntax")
+        /// The same key appears twice in one object.
+        public static let duplicateKey = Code(rawValue: "duplicate-key")
+
+        // Shape.
+        /// A value has the wrong JSON type (string where an array is expected, …).
+        public static let typeMismatch = Code(rawValue: "type-mismatch")
+        /// A required key is absent.
+        public static let missingKey = Code(rawValue: "missing-key")
+        /// A key the product does not know; kept verbatim.
+        public static let unknownKey = Code(rawValue: "unknown-key")
+        /// A string that must not be empty is empty.
+        public static let emptyValue = Code(rawValue: "empty-value")
+        /// A number outside the range the SDK accepts; the value was clamped.
+        public static let valueClamped = Code(rawValue: "value-clamped")
+
+        // Enumerations.
+        /// `syncType` is not `syncDown` or `syncUp`.
+        public static let unknownSyncType = Code(rawValue: "unknown-sync-type")
+        /// `mergeMode` is not `OVERWRITE` or `LEAVE_IF_CHANGED`.
+        public static let unknownMergeMode = Code(rawValue: "unknown-merge-mode")
+        /// A sync down target `type` (or a product sync up `type`) that does not exist.
+        public static let unknownTargetType = Code(rawValue: "unknown-target-type")
+        /// An index spec `type` that does not exist.
+        public static let unknownIndexType = Code(rawValue: "unknown-index-type")
+        /// `relationshipType` is not `MASTER_DETAIL` or `LOOKUP`.
+        public static let unknownRelationshipType = Code(rawValue: "unknown-relationship-type")
+        /// `mergeMode` absent; `OVERWRITE` is used.
+        public static let missingMergeMode = Code(rawValue: "missing-merge-mode")
+
+        // Targets.
+        /// A custom target implementation name with no registered plug-in.
+        public static let unregisteredCustomTarget = Code(rawValue: "unregistered-custom-target")
+        /// `iOSImpl`, `androidImpl` and `type` name different kinds of target.
+        public static let conflictingTargetImpl = Code(rawValue: "conflicting-target-impl")
+        /// A `parent_children` sync whose `soupName` differs from `parent.soupName`.
+        public static let parentSoupMismatch = Code(rawValue: "parent-soup-mismatch")
+
+        // Cross-item checks.
+        /// Two syncs with the same `syncName` in one file.
+        public static let duplicateSyncName = Code(rawValue: "duplicate-sync-name")
+        /// Two soups with the same `soupName` in one store config.
+        public static let duplicateSoupName = Code(rawValue: "duplicate-soup-name")
+        /// Two index specs with the same `path` in one soup.
+        public static let duplicateIndexPath = Code(rawValue: "duplicate-index-path")
+        /// A soup with no index specs.
+        public static let emptyIndexes = Code(rawValue: "empty-indexes")
+        /// A sync names a soup the store config does not declare.
+        public static let undeclaredSoup = Code(rawValue: "undeclared-soup")
+        /// A soup lacks an index a sync needs (`__local__`, the id field, `__sync_id__`).
+        public static let missingSyncIndex = Code(rawValue: "missing-sync-index")
+        /// `dependsOn` names a sync that does not exist.
+        public static let unknownDependency = Code(rawValue: "unknown-dependency")
+        /// `dependsOn` forms a cycle (a sync depending on itself, directly or not).
+        public static let dependencyCycle = Code(rawValue: "dependency-cycle")
+
+        // SOQL.
+        /// The SOQL query does not parse.
+        public static let soqlSyntax = Code(rawValue: "soql-syntax")
+        /// The SOQL select list lacks the id field.
+        public static let soqlMissingIDField = Code(rawValue: "soql-missing-id-field")
+        /// The SOQL select list lacks the modification-date field.
+        public static let soqlMissingModificationDateField = Code(rawValue: "soql-missing-modification-date-field")
+        /// LIMIT or OFFSET in a query that ghost cleaning runs against.
+        public static let ghostCleaningLimit = Code(rawValue: "ghost-cleaning-limit")
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Loads store and syncs configs from JSON or YAML, reporting every problem of every file in
+/// one pass as ``Diagnostic``s instead of stopping at the first.
+///
+/// ```swift
+/// let loaded = try ConfigLoader().load(ConfigFiles.locate(in: directory))
+/// for diagnostic in loaded.diagnostics { print(diagnostic) }
+/// guard !loaded.hasErrors, let syncs = loaded.userSyncs else { return }
+/// ```
+public struct ConfigLoader: Sendable {
+    /// Which custom target classes have plug-ins.
+    public var registry: TargetImplRegistry
+
+    /// Creates a loader.
+    public init(registry: TargetImplRegistry = TargetImplRegistry()) {
+        self.registry = registry
+    }
+
+    /// Loads the given files: each store config, then each syncs config checked against the
+    /// store config of the same scope (user / global) when there is one.
+    ///
+    /// - Throws: ``SyncConfigError`` when a file cannot be read. Bad content never throws.
+    public func load(_ files: ConfigFiles) throws -> LoadedConfig {
+        let log = DiagnosticLog()
+        files.diagnostics.forEach(log.append)
+        var loaded = LoadedConfig()
+        let userStore = try files.userStore.map { try decodeStore(at: $0, log: log) }
+        let userSyncs = try files.userSyncs.map { try decodeSyncs(at: $0, log: log) }
+        let globalStore = try files.globalStore.map { try decodeStore(at: $0, log: log) }
+        let globalSyncs = try files.globalSyncs.map { try decodeSyncs(at: $0, log: log) }
+        let validator = ConfigValidator(log: log)
+        if let syncs = userSyncs ?? nil { validator.validate(syncs: syncs, store: userStore ?? nil) }
+        if let syncs = globalSyncs ?? nil { validator.validate(syncs: syncs, store: globalStore ?? nil) }
+        loaded.userStore = (userStore ?? nil)?.config
+        loaded.userSyncs = (userSyncs ?? nil)?.config
+        loaded.globalStore = (globalStore ?? nil)?.config
+        loaded.globalSyncs = (globalSyncs ?? nil)?.config
+        loaded.files = [files.userStore, files.userSyncs, files.globalStore, files.globalSyncs]
+            .compactMap { $0.map(Self.displayName(of:)) }
+        loaded.diagnostics = Self.sorted(log.diagnostics, fileOrder: loaded.files)
+        return loaded
+    }
+
+    /// Loads a store config and a syncs config named directly (the user scope).
+    ///
+    /// - Throws: ``SyncConfigError`` when a file cannot be read.
+    public func load(storeConfig: URL?, syncsConfig: URL?) throws -> LoadedConfig {
+        try load(ConfigFiles(userStore: storeConfig, userSyncs: syncsConfig))
+    }
+
+    /// How a file is named in diagnostics: the path as given, without a leading `./`.
+    static func displayName(of url: URL) -> String {
+        let path = url.relativePath
+        return path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+    }
+
+    // MARK: - Decoding
+
+    private func decodeStore(at url: URL, log: DiagnosticLog) throws -> StoreConfigDecoder.Result? {
+        let file = Self.displayName(of: url)
+        guard let root = try parse(url, file: file, log: log) else { return nil }
+        return StoreConfigDecoder(context: DecodingContext(file: file, log: log)).decode(root)
+    }
+
+    private func decodeSyncs(at url: URL, log: DiagnosticLog) throws -> SyncsConfigDecoder.Result? {
+        let file = Self.displayName(of: url)
+        guard let root = try parse(url, file: file, log: log) else { return nil }
+        return SyncsConfigDecoder(context: DecodingContext(file: file, log: log), registry: registry).decode(root)
+    }
+
+    /// Reads and parses one file into the positioned tree; syntax problems become diagnostics.
+    private func parse(_ url: URL, file: String, log: DiagnosticLog) throws -> ConfigNode? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SyncConfigError.unreadable(file, underlying: error)
+        }
+        let context = DecodingContext(file: file, log: log)
+        let bytes = [UInt8](data)
+        if let invalid = Self.firstInvalidUTF8(bytes) {
+            context.error(.encoding, at: invalid, path: .root, ConfigMessages.notUTF8)
+            return nil
+        }
+        do {
+            switch ConfigFormat(fileExtension: url.pathExtension) {
+            case .json:
+                var parser = JSONSourceParser(bytes: bytes)
+                let root = try parser.parseDocument()
+                report(parser.findings, context: context)
+                return root
+            case .yaml:
+                var parser = YAMLSourceParser(text: String(decoding: bytes, as: UTF8.self))
+                let root = try parser.parseDocument()
+                report(parser.findings, context: context)
+                return root
+            }
+        } catch {
+            context.error(error.code, at: error.position, path: .root, error.message)
+            return nil
+        }
+    }
+
+    private func report(_ findings: [SourceFinding], context: DecodingContext) {
+        for finding in findings {
+            context.error(finding.code, at: finding.position, path: finding.path, finding.message)
+        }
+    }
+
+    /// Where the first byte that is not UTF-8 is, if any.
+    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> TextPosition? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var position = TextPosition(line: 1, column: 1)
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" {
+                    position = TextPosition(line: position.line + 1, column: 1)
+                } else {
+                    position.column += 1
+                }
+            case .emptyInput:
+                return nil
+            case .error:
+                return position
+            }
+        }
+    }
+
+    /// Diagnostics by file (in load order), then line, then column; stable otherwise.
+    static func sorted(_ diagnostics: [Diagnostic], fileOrder: [String]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { lhs, rhs in
+            let left = (fileOrder.firstIndex(of: lhs.element.file) ?? -1, lhs.element.line, lhs.element.column)
+            let right = (fileOrder.firstIndex(of: rhs.element.file) ?? -1, rhs.element.line, rhs.element.column)
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}

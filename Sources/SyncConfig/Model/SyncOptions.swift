@@ -1,0 +1,42 @@
+/// A sync's `options` object.
+///
+/// Keys:
+/// - `mergeMode` (string, default `"OVERWRITE"`, a warning when absent): ``MergeMode``.
+/// - `fieldlist` (array of strings, default absent): sync up fields sent on create/update when
+///   the target has no specific list; stored but unused by sync down.
+/// - `cleanGhosts` (bool, default `false`, product extension): run ghost cleaning after the
+///   sync down.
+///
+/// Other keys are kept verbatim in ``extraKeys``.
+public struct SyncOptions: Sendable, Hashable {
+    /// Fields sent by sync up when the target has no create/update list (`fieldlist`).
+    public var fieldlist: [String]?
+    /// What happens to locally changed records (`mergeMode`).
+    public var mergeMode: MergeMode
+    /// Whether ghost cleaning follows a sync down (`cleanGhosts`, product extension).
+    public var cleanGhosts: Bool
+    /// Keys of the options object the product does not know, verbatim.
+    public var extraKeys: [String: JSONValue]
+
+    /// Creates options; the defaults match a config with no `options` object.
+    public init(
+        fieldlist: [String]? = nil,
+        mergeMode: MergeMode = .overwrite,
+        cleanGhosts: Bool = false,
+        extraKeys: [String: JSONValue] = [:]
+    ) {
+        self.fieldlist = fieldlist
+        self.mergeMode = mergeMode
+        self.cleanGhosts = cleanGhosts
+        self.extraKeys = extraKeys
+    }
+}
+
+/// How a sync treats records with unsynced local changes, compared exactly (case-sensitive).
+public enum MergeMode: String, Sendable, Hashable, CaseIterable {
+    /// Server wins: sync down replaces dirty records, sync up skips the conflict check.
+    case overwrite = "OVERWRITE"
+    /// Local wins: sync down leaves dirty records alone, sync up skips records changed on the
+    /// server since they were last synced down.
+    case leaveIfChanged = "LEAVE_IF_CHANGED"
+}

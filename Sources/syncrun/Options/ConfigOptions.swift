@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import SyncConfig
+
+/// Where the config files are: `--config DIR`, `--store-config FILE`, `--syncs-config FILE`.
+struct ConfigOptions: ParsableArguments {
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "Directory holding userstore / usersyncs (and globalstore / globalsyncs) as .json, .yaml or .yml.",
+            valueName: "dir"
+        )
+    )
+    var configDirectory: String = "."
+
+    @Option(help: ArgumentHelp("The store config file (soups and index specs).", valueName: "file"))
+    var storeConfig: String?
+
+    @Option(help: ArgumentHelp("The syncs config file (named syncs).", valueName: "file"))
+    var syncsConfig: String?
+}
+
+extension ConfigOptions {
+    /// The files to load: those named by `--store-config` / `--syncs-config` when either is
+    /// given (they are the user store and syncs), otherwise those found in `--config`.
+    ///
+    /// - Throws: ``CLIError`` (usage) when a named file or the directory does not exist, or
+    ///   when the directory holds no config file.
+    func configFiles() throws -> ConfigFiles {
+        let manager = FileManager.default
+        if storeConfig != nil || syncsConfig != nil {
+            for (flag, path) in [("--store-config", storeConfig), ("--syncs-config", syncsConfig)] {
+                guard let path else { continue }
+                var isDirectory: ObjCBool = false
+                guard manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                    throw CLIError.usage("the file '\(path)' named by \(flag) does not exist")
+                }
+            }
+            return ConfigFiles(
+                userStore: storeConfig.map { URL(fileURLWithPath: $0) },
+                userSyncs: syncsConfig.map { URL(fileURLWithPath: $0) })
+        }
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: configDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError.usage("the config directory '\(configDirectory)' does not exist")
+        }
+        let files = ConfigFiles.locate(in: URL(fileURLWithPath: configDirectory, isDirectory: true))
+        guard !files.isEmpty else {
+            throw CLIError.usage(
+                "no config files in '\(configDirectory)'; expected userstore, usersyncs, globalstore or globalsyncs "
+                    + "with the extension .json, .yaml or .yml (or name files with --store-config / --syncs-config)")
+        }
+        return files
+    }
+
+    /// Loads and validates the config files. Problems in their content are diagnostics of the
+    /// result, not errors: callers decide (``LoadedConfig/hasErrors``).
+    ///
+    /// - Throws: ``CLIError`` (usage) for missing files, ``CLIError`` (failure) for unreadable ones.
+    func load() throws -> LoadedConfig {
+        let files = try configFiles()
+        do {
+            return try ConfigLoader().load(files)
+        } catch let error as SyncConfigError {
+            throw CLIError(error.message)
+        }
+    }
+
+    /// Loads the config files and fails with every diagnostic on standard error when there is
+    /// any error; warnings are printed and the config is returned. For commands that need a
+    /// usable config (plan, store init, run).
+    func loadValid() throws -> LoadedConfig {
+        let loaded = try load()
+        for diagnostic in loaded.diagnostics {
+            StandardStreams.writeError(diagnostic.description + "\n")
+        }
+        if loaded.hasErrors {
+            let count = loaded.errorCount
+            throw CLIError("the config has \(count) error\(count == 1 ? "" : "s"); run 'syncrun validate' for details")
+        }
+        return loaded
+    }
+}
