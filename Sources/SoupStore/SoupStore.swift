@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import Logging
+
+/// A SmartStore-compatible store of soups in one SQLite file.
+///
+/// The file has the layout the Salesforce Mobile SDK writes (bookkeeping tables, `TABLE_N` per
+/// soup, FTS5 tables, `syncs_soup`), so an unencrypted SmartStore file opens here and a file
+/// written here opens in an app. It runs in WAL mode: one writer at a time, any number of
+/// concurrent readers. A new file is created with mode 0600.
+///
+/// ```swift
+/// let store = try SoupStore(path: ".syncrun/store.db")
+/// try store.write { writer in
+///     try writer.registerSoup(SoupSpec(name: "accounts", indexes: [IndexSpec(path: "Id", type: .string)]))
+///     _ = try writer.upsert(#"{"Id": "001", "Name": "Acme"}"#, into: "accounts", byExternalIDPath: "Id")
+/// }
+/// try store.read { reader in
+///     try reader.forEachEntry(in: "accounts") { entry in print(entry.json) }
+/// }
+/// ```
+public final class SoupStore: Sendable {
+    /// The store file's path.
+    public let path: String
+    let pool: DatabasePool
+    let logger: Logger
+
+    /// Opens the store at `path`, creating the file (mode 0600, parent directories 0700) and the
+    /// bookkeeping tables when missing, and finishing any alter-soup operation an earlier run left
+    /// unfinished.
+    ///
+    /// - Parameters:
+    ///   - path: The SQLite file.
+    ///   - logger: Receives debug-level records of schema changes; none when `nil`.
+    /// - Throws: `SoupStoreError` (`.encryptedStore`, `.notASmartStore`, `.foreignOperation`,
+    ///   `.io`, `.sqlite`).
+    public init(path: String, logger: Logger? = nil) throws {
+        self.path = path
+        self.logger = logger ?? Logger(label: "syncrun.store", factory: { _ in SwiftLogNoOpLogHandler() })
+        try StoreFile.prepare(path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "syncrun.store"
+        configuration.prepareDatabase { db in
+            db.add(function: SoupProjection.fanOutFunction)
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw SoupStoreError.encryptedStore(path)
+        } catch {
+            throw SoupStoreError.sqlite(error, path: path)
+        }
+        try prepareSchema()
+        try SoupStore.resumeUnfinishedOperations(self)
+    }
+
+    private func prepareSchema() throws {
+        let path = self.path
+        try mapErrors {
+            try pool.write { db in
+                switch try SoupSchema.kind(of: db) {
+                case .empty:
+                    try SoupSchema.createBookkeeping(db)
+                    try db.execute(sql: "PRAGMA user_version = \(SoupSchema.userVersion)")
+                case .legacySmartStore:
+                    // What iOS does on open for files from before SDK 4.3 (store.md §2.6).
+                    try db.execute(sql: "ALTER TABLE soup_names RENAME TO soup_attrs")
+                    try SoupSchema.createBookkeeping(db)
+                case .smartStore:
+                    try SoupSchema.createBookkeeping(db)
+                case .other:
+                    throw SoupStoreError.notASmartStore(path)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction: everything it does commits together or not at all.
+    ///
+    /// The writer is only valid inside `body`. Errors thrown by `body` roll the transaction back
+    /// and are rethrown unchanged.
+    ///
+    /// - Throws: `SoupStoreError`, or whatever `body` throws.
+    public func write<T>(_ body: (SoupWriter) throws -> T) throws -> T {
+        let context = StoreContext(path: path, logger: logger)
+        return try mapErrors { try pool.write { db in try body(SoupWriter(db: db, context: context)) } }
+    }
+
+    /// Runs `body` in one write transaction without blocking the caller's thread.
+    ///
+    /// - Throws: `SoupStoreError`, or whatever `body` throws.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (SoupWriter) throws -> T) async throws -> T {
+        let context = StoreContext(path: path, logger: logger)
+        return try await mapErrors {
+            try await pool.write { db in try body(SoupWriter(db: db, context: context)) }
+        }
+    }
+
+    /// Runs `body` on a snapshot of the store, concurrently with the writer and other readers.
+    ///
+    /// - Throws: `SoupStoreError`, or whatever `body` throws.
+    public func read<T>(_ body: (SoupReader) throws -> T) throws -> T {
+        let context = StoreContext(path: path, logger: logger)
+        return try mapErrors { try pool.read { db in try body(SoupReader(db: db, context: context)) } }
+    }
+
+    /// Runs `body` on a snapshot of the store without blocking the caller's thread.
+    ///
+    /// - Throws: `SoupStoreError`, or whatever `body` throws.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (SoupReader) throws -> T) async throws -> T {
+        let context = StoreContext(path: path, logger: logger)
+        return try await mapErrors {
+            try await pool.read { db in try body(SoupReader(db: db, context: context)) }
+        }
+    }
+
+    /// Writes the WAL into the main file, so the store is one self-contained file (to ship it in
+    /// an app, or copy it).
+    ///
+    /// - Throws: `SoupStoreError` with code `.sqlite`.
+    public func checkpoint() throws {
+        try mapErrors { try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
+    }
+
+    func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw SoupStoreError.sqlite(error, path: path)
+        }
+    }
+
+    func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError {
+            throw SoupStoreError.sqlite(error, path: path)
+        }
+    }
+}
+
+/// What readers and writers need to know about their store.
+struct StoreContext: Sendable {
+    var path: String
+    var logger: Logger
+}

@@ -1,0 +1,98 @@
+/// What sync down does with a stored entry that has local changes when the server sends it again
+/// (sync-semantics §4.5).
+///
+/// SyncConfig has a `MergeMode` too: where both modules are imported, name this one through a
+/// typealias declared in a file that imports only SoupStore.
+public enum MergeMode: String, Sendable, Hashable, CaseIterable {
+    /// Replace it with the server's version (local changes are lost).
+    case overwrite = "OVERWRITE"
+    /// Keep it; the server's version is skipped and counted.
+    case leaveIfChanged = "LEAVE_IF_CHANGED"
+}
+
+/// How `upsertPage` saves server records.
+public struct PageUpsertOptions: Sendable, Hashable {
+    /// The indexed path identifying records (the target's `idFieldName`, default `Id`).
+    public var externalIDPath: String
+    /// Merge mode for records whose stored entry has `__local__` set.
+    public var mergeMode: MergeMode
+    /// The sync's id, written as `__sync_id__` (omitted when `nil` or negative).
+    public var syncID: Int64?
+    /// The field whose maximum over saved records is reported (default `LastModifiedDate`);
+    /// `nil` to skip.
+    public var modificationDateField: String?
+
+    /// Creates options; defaults match MobileSync's.
+    public init(
+        externalIDPath: String = "Id", mergeMode: MergeMode = .overwrite, syncID: Int64? = nil,
+        modificationDateField: String? = "LastModifiedDate"
+    ) {
+        self.externalIDPath = externalIDPath
+        self.mergeMode = mergeMode
+        self.syncID = syncID
+        self.modificationDateField = modificationDateField
+    }
+}
+
+/// What `upsertPage` did.
+public struct PageUpsertResult: Sendable, Hashable {
+    /// Records stored as new entries.
+    public var inserted: Int
+    /// Records that replaced stored entries.
+    public var updated: Int
+    /// Records dropped because their entry has local changes (`.leaveIfChanged` only).
+    public var skipped: Int
+    /// The largest value of the modification-date field among saved records (skipped ones
+    /// excluded), as stored in the records (Salesforce: ISO-8601 text); `.null` when none.
+    public var maxModificationDate: SoupValue
+
+    /// Records saved (`inserted + updated`).
+    public var saved: Int { inserted + updated }
+
+    /// Creates a result.
+    public init(inserted: Int, updated: Int, skipped: Int, maxModificationDate: SoupValue) {
+        self.inserted = inserted
+        self.updated = updated
+        self.skipped = skipped
+        self.maxModificationDate = maxModificationDate
+    }
+}
+
+extension SoupWriter {
+    /// Saves one page of server records the way sync down does (sync-semantics §4.5–§4.6), in
+    /// a fixed number of SQL statements over the page text: no record is parsed in Swift.
+    ///
+    /// Each record is stored with `__local__`, `__locally_created__`, `__locally_updated__` and
+    /// `__locally_deleted__` false, `__last_error__` removed and `__sync_id__` set, upserted by
+    /// `options.externalIDPath`: a stored entry with the same id is replaced as a whole, unless
+    /// it has local changes and the merge mode is `.leaveIfChanged`. Call it inside the same
+    /// `write` as the sync state update, so records and state commit together.
+    ///
+    /// ```swift
+    /// let result = try store.write { writer in
+    ///     let result = try writer.upsertPage(pageJSON, into: "accounts", options: .init(syncID: state.id))
+    ///     try writer.updateSyncState(state)
+    ///     return result
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - page: A query response (`{"totalSize": …, "records": […]}`) or a JSON array of records.
+    ///   - soup: The soup.
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.malformedJSON`, `.notAnObject`,
+    ///   `.missingExternalID`, `.ambiguousExternalID`, `.invalidPath`). Nothing is written then.
+    public func upsertPage(_ page: String, into soup: String, options: PageUpsertOptions = PageUpsertOptions())
+        throws -> PageUpsertResult
+    {
+        let syncID = options.syncID.flatMap { $0 >= 0 ? $0 : nil }
+        let upsert = BatchUpsert(
+            key: .path(options.externalIDPath),
+            control: .serverRecord(syncID: syncID),
+            leaveIfChanged: options.mergeMode == .leaveIfChanged,
+            modificationDateField: options.modificationDateField)
+        let result = try upsert.run(db, layout: try layout(soup), source: page, now: Self.now())
+        return PageUpsertResult(
+            inserted: result.inserted, updated: result.updated, skipped: result.skipped,
+            maxModificationDate: result.maxModificationDate)
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import SoupStore
+
+/// `syncrun store mark SOUP --created|--updated|--deleted`: record local changes as an app would.
+struct StoreMarkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mark",
+        abstract: "Mark entries as created, updated or deleted locally (sets __local__ and the operation flag).",
+        discussion: """
+            Sets __local__ and __locally_created__, __locally_updated__ or __locally_deleted__ to \
+            true, as an app does before a sync up. --created also gives entries without an id \
+            (--id-field, default Id) a local_<uuid> id. --where PATH=VALUE limits the change to \
+            entries whose value at PATH, written as text, is VALUE (true, 42, Acme).
+            """
+    )
+
+    enum Change: String, EnumerableFlag {
+        case created
+        case updated
+        case deleted
+    }
+
+    @OptionGroup var options: StoreOptions
+    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Flag(help: "The local change to record.") var change: Change
+    @Option(name: .customLong("where"), help: ArgumentHelp("Only entries with this value at this path.", valueName: "path=value"))
+    var filter: String?
+    @Option(help: ArgumentHelp("The id field (for --created).", valueName: "path")) var idField: String = "Id"
+    @Argument(help: "The soup.") var soup: String
+
+    struct Summary: Encodable {
+        var soup: String
+        var change: String
+        var marked: Int
+    }
+
+    func validate() throws {
+        if let filter, !filter.contains("=") {
+            throw ValidationError("--where takes PATH=VALUE, for example --where Id=001xx000003DGb2AAG")
+        }
+    }
+
+    func run() throws {
+        var entryFilter: EntryFilter?
+        if let filter, let equals = filter.firstIndex(of: "=") {
+            entryFilter = EntryFilter(path: String(filter[..<equals]), value: String(filter[filter.index(after: equals)...]))
+        }
+        let localChange: LocalChange =
+            switch change {
+            case .created: .created
+            case .updated: .updated
+            case .deleted: .deleted
+            }
+        let store = try options.openStore()
+        let marked = try StoreErrors.converting {
+            try store.write { try $0.markEntries(localChange, in: soup, where: entryFilter, idPath: idField) }
+        }
+        switch format {
+        case .json: try StandardStreams.writeJSON(Summary(soup: soup, change: change.rawValue, marked: marked))
+        case .text: StandardStreams.write("\(soup): \(marked) entries marked \(change.rawValue)\n")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import SoupStore
+
+/// Options shared by the `store` subcommands: which store file, and where the config lives.
+struct StoreOptions: ParsableArguments {
+    @OptionGroup var config: ConfigOptions
+
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp("The store file (default: .syncrun/store.db under the config directory).", valueName: "file")
+    )
+    var storePath: String?
+
+    /// The store file: `--store`, or `.syncrun/store.db` under `--config`.
+    var resolvedStorePath: String {
+        if let storePath { return storePath }
+        return URL(fileURLWithPath: config.configDirectory)
+            .appendingPathComponent(".syncrun/store.db").path
+    }
+
+    /// Opens the store, creating it when `create` is true; otherwise a missing file is an error.
+    func openStore(create: Bool = false) throws -> SoupStore {
+        let path = resolvedStorePath
+        if !create, !FileManager.default.fileExists(atPath: path) {
+            throw CLIError("store '\(path)' does not exist; create it with 'syncrun store init' or pass --store FILE")
+        }
+        return try StoreErrors.converting { try SoupStore(path: path) }
+    }
+}
+
+/// Output format of the `store` subcommands.
+enum StoreOutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}
+
+/// Turns store errors into CLI errors (exit status 1).
+enum StoreErrors {
+    static func converting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SoupStoreError {
+            throw CLIError(error.message)
+        }
+    }
+}
