@@ -1,0 +1,76 @@
+import Foundation
+
+/// Runs the built `syncrun` executable as a child process, for end-to-end command tests.
+///
+/// Standard output and standard error go to temporary files rather than pipes, so a command that
+/// writes a lot to both can never deadlock the test while it reads one of them.
+///
+/// ```swift
+/// let result = try SyncrunProcess.run(["plan", "--config", dir.path, "--format", "json"])
+/// #expect(result.status == 0)
+/// ```
+public enum SyncrunProcess {
+    /// What a finished run printed and how it exited.
+    public struct Result: Sendable {
+        /// The exit status.
+        public var status: Int32
+        /// Everything written to standard output.
+        public var stdout: String
+        /// Everything written to standard error.
+        public var stderr: String
+    }
+
+    /// Errors starting the executable.
+    public struct LaunchError: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+    }
+
+    /// Runs `syncrun` with `arguments`, in `directory` when given, feeding `stdin` when given.
+    ///
+    /// - Throws: `LaunchError` when the executable has not been built (`swift build --product syncrun`).
+    public static func run(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        stdin: String? = nil,
+        environment: [String: String]? = nil
+    ) throws -> Result {
+        let executable = RepositoryPaths.syncrunExecutable
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw LaunchError(
+                description: "'\(executable.path)' is not built; run 'swift build --product syncrun' first")
+        }
+        let scratch = try TemporaryDirectory(prefix: "syncrun-process")
+        defer { try? FileManager.default.removeItem(at: scratch.url) }
+        let outputURL = scratch.url.appendingPathComponent("stdout")
+        let errorURL = scratch.url.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let error = try FileHandle(forWritingTo: errorURL)
+        defer {
+            try? output.close()
+            try? error.close()
+        }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        process.standardOutput = output
+        process.standardError = error
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+        )
+    }
+}
