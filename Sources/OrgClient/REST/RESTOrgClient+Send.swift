@@ -1,0 +1,133 @@
+import Logging
+
+extension RESTOrgClient {
+    /// Sends a request, retrying per the policy, and returns a successful response.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - acceptedStatuses: Non-2xx statuses to return instead of throwing (e.g. 304).
+    /// - Throws: ``OrgClientError`` for failing statuses and transport failures;
+    ///   `CancellationError` when the task is cancelled (also during a backoff sleep).
+    func send(_ request: OutgoingRequest, acceptedStatuses: Set<Int> = []) async throws -> IncomingResponse {
+        var machine = RetryStateMachine(policy: configuration.retryPolicy, isIdempotent: request.isIdempotent)
+        var hasRefreshedToken = false
+        var requestLogger = logger
+        requestLogger[metadataKey: "sf.request.method"] = "\(request.method.rawValue)"
+        requestLogger[metadataKey: "sf.request.path"] = "\(request.path)"
+        let baseURL = configuration.endpoint.baseURL
+        let bodyBytes = request.body?.utf8.count ?? 0
+
+        while true {
+            try Task.checkCancellation()
+            let token = request.isAuthenticated ? state.withLock { $0.accessToken } : nil
+            state.withLock {
+                $0.statistics.requests += 1
+                $0.statistics.bytesSent += bodyBytes
+            }
+            requestLogger.trace("Sending request", metadata: ["sf.request.attempt": "\(machine.attempt)"])
+
+            let outcome: RetryStateMachine.Outcome
+            let failure: Result<IncomingResponse, TransportFailure>
+            do {
+                let response = try await transport(baseURL, request, token)
+                record(response)
+                requestLogger.trace("Received response", metadata: ["sf.response.status": "\(response.status)"])
+                if (200..<300).contains(response.status) || acceptedStatuses.contains(response.status) {
+                    return response
+                }
+                if response.status == 401, !hasRefreshedToken, request.isAuthenticated,
+                    let refresher = configuration.accessTokenRefresher
+                {
+                    hasRefreshedToken = true
+                    requestLogger.debug("Refreshing the access token after HTTP 401")
+                    let newToken: String
+                    do {
+                        newToken = try await refresher()
+                    } catch let error as OrgClientError {
+                        throw error
+                    } catch is CancellationError {
+                        throw CancellationError()
+                    } catch {
+                        throw OrgClientError.tokenRefreshFailed(error, request: request)
+                    }
+                    state.withLock { $0.accessToken = newToken }
+                    continue
+                }
+                let errorCode = OrgErrorDetail.parseErrorBody(response.body).first?.errorCode
+                outcome = .response(status: response.status, errorCode: errorCode)
+                failure = .success(response)
+            } catch var error as OrgClientError where error.path == nil {
+                error.method = request.method.rawValue
+                error.path = request.path
+                throw error
+            } catch let transportFailure as TransportFailure {
+                requestLogger.trace(
+                    "Request failed below HTTP",
+                    metadata: ["sf.error": "\(String(describing: transportFailure.underlying))"]
+                )
+                outcome = transportFailure.kind == .connectFailed ? .connectFailed : .responseLost
+                failure = .failure(transportFailure)
+            }
+
+            switch machine.next(after: outcome, randomUnit: Double.random(in: 0..<1)) {
+            case .retry(let delay):
+                state.withLock { $0.statistics.retries += 1 }
+                requestLogger.debug(
+                    "Retrying request",
+                    metadata: [
+                        "sf.retry.attempt": "\(machine.attempt)",
+                        "sf.retry.delay": "\(delay)",
+                        "sf.retry.reason": "\(Self.describe(outcome))",
+                    ]
+                )
+                try await configuration.clock.sleep(for: delay)
+            case .fail(let reason):
+                switch failure {
+                case .success(let response):
+                    throw OrgClientError.httpFailure(response, request: request, attempts: machine.attempt)
+                case .failure(let transportFailure):
+                    throw OrgClientError.transportFailure(
+                        transportFailure,
+                        request: request,
+                        baseURL: baseURL,
+                        attempts: machine.attempt,
+                        isUnsafeToRetry: reason == .unsafeToRetry
+                    )
+                }
+            }
+        }
+    }
+
+    /// Sends a request and parses the JSON body of the successful response.
+    func sendForJSON(_ request: OutgoingRequest) async throws -> OrgValue {
+        let response = try await send(request)
+        return try parseJSON(response, of: request)
+    }
+
+    func parseJSON(_ response: IncomingResponse, of request: OutgoingRequest) throws -> OrgValue {
+        do {
+            return try OrgValue(parsing: response.body)
+        } catch var error as OrgClientError {
+            error.method = request.method.rawValue
+            error.path = request.path
+            error.httpStatus = response.status
+            throw error
+        }
+    }
+
+    private func record(_ response: IncomingResponse) {
+        let usage = response.header("Sforce-Limit-Info").flatMap(APIUsage.init(limitInfoHeader:))
+        state.withLock {
+            $0.statistics.bytesReceived += response.body.utf8.count
+            if let usage { $0.statistics.apiUsage = usage }
+        }
+    }
+
+    private static func describe(_ outcome: RetryStateMachine.Outcome) -> String {
+        switch outcome {
+        case .response(let status, let errorCode): errorCode.map { "HTTP \(status) \($0)" } ?? "HTTP \(status)"
+        case .connectFailed: "connect failed"
+        case .responseLost: "connection lost"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Testing
+
+@testable import OrgClient
+
+struct OrgValueTests {
+    @Test func parsesEveryKind() throws {
+        let value = try OrgValue(
+            parsing:
+                #" {"a": null, "b": true, "c": false, "d": -12, "e": 1.5e2, "f": "x\ny", "g": [1, [], {}], "h": {"i": "é"}} "#
+        )
+        #expect(
+            value
+                == [
+                    "a": .null, "b": true, "c": false, "d": -12, "e": 150.0, "f": "x\ny", "g": [1, [], [:]],
+                    "h": ["i": "é"],
+                ]
+        )
+    }
+
+    @Test(arguments: [
+        (#""\u00e9\ud83d\ude00\/\\\"\t""#, "é😀/\\\"\t"),
+        (#""plain""#, "plain"),
+        (#""mixed é \n end""#, "mixed é \n end"),
+        (#""""#, ""),
+    ])
+    func decodesStringEscapes(json: String, expected: String) throws {
+        #expect(try OrgValue(parsing: json) == .string(expected))
+    }
+
+    @Test func keepsIntegersAndDoublesApart() throws {
+        #expect(try OrgValue(parsing: "10") == .integer(10))
+        #expect(try OrgValue(parsing: "10.0") == .number(10))
+        #expect(try OrgValue(parsing: "9223372036854775808") == .number(9_223_372_036_854_775_808))
+    }
+
+    @Test(arguments: [
+        ("{", "the org sent a JSON value that is not valid JSON: unexpected end of input at byte 1"),
+        ("[1,]", "the org sent a JSON value that is not valid JSON: unexpected character at byte 3"),
+        ("{\"a\" 1}", "the org sent a JSON value that is not valid JSON: expected ':' at byte 5"),
+        ("tru", "the org sent a JSON value that is not valid JSON: unexpected end of input at byte 0"),
+        ("1 2", "the org sent a JSON value that is not valid JSON: unexpected text after the JSON value at byte 2"),
+        ("\"ab", "the org sent a JSON value that is not valid JSON: unterminated string at byte 0"),
+        ("-", "the org sent a JSON value that is not valid JSON: invalid number at byte 0"),
+    ])
+    func rejectsMalformedJSON(json: String, message: String) {
+        let error = #expect(throws: OrgClientError.self) { try OrgValue(parsing: json) }
+        #expect(error?.code == .invalidResponse)
+        #expect(error?.message == message)
+    }
+
+    @Test func serialisesCompactlyWithSortedKeys() {
+        let value: OrgValue = ["b": [1, 2.5, .null], "a": "q\"\\\n\u{01}", "c": ["z": true]]
+        #expect(value.jsonText == #"{"a":"q\"\\\n\u0001","b":[1,2.5,null],"c":{"z":true}}"#)
+        #expect(OrgValue.number(.infinity).jsonText == "null")
+    }
+
+    @Test func roundTrips() throws {
+        let value: OrgValue = ["Name": "Ünïcødé 😀", "Amount": 12.75, "Count": 3, "Tags": ["a", .null, false]]
+        #expect(try OrgValue(parsing: value.jsonText) == value)
+    }
+
+    @Test func rejectsDeepNesting() {
+        let json = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(throws: OrgClientError.self) { try OrgValue(parsing: json) }
+    }
+}
