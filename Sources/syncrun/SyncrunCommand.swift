@@ -15,6 +15,7 @@ struct SyncrunCommand: AsyncParsableCommand {
             PlanCommand.self,
             StoreCommand.self,
             OrgCommand.self,
+            SyncCommand.self, ResyncCommand.self, CleanGhostsCommand.self, StatusCommand.self,
         ]
     )
 }

@@ -1,0 +1,170 @@
+import GRDB
+
+/// The ids a ghost-cleaning pass has seen on the server, kept in a table (not in memory) while
+/// the id pages stream in: `syncrun_ghost_scan(sync_id, record_id)`.
+enum GhostScanTable {
+    static let name = "syncrun_ghost_scan"
+
+    static func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER NOT NULL, record_id TEXT NOT NULL, \
+                PRIMARY KEY (sync_id, record_id)) WITHOUT ROWID
+                """)
+    }
+}
+
+/// What `finishGhostScan` did.
+public struct GhostCleaningResult: Sendable, Hashable {
+    /// Records this sync fetched that the server no longer returns for it.
+    public var notReturned: Int
+    /// Of those, the entries deleted (clean, and no other sync still returns them).
+    public var deleted: Int
+    /// Of those, the entries kept because another sync that fetched them may still return them.
+    public var keptForOtherSyncs: Int
+
+    /// Creates a result.
+    public init(notReturned: Int, deleted: Int, keptForOtherSyncs: Int) {
+        self.notReturned = notReturned
+        self.deleted = deleted
+        self.keptForOtherSyncs = keptForOtherSyncs
+    }
+}
+
+extension SoupWriter {
+    /// Starts a ghost-cleaning pass for sync `syncID`: forgets the ids an earlier, interrupted
+    /// pass collected.
+    public func beginGhostScan(syncID: Int64) throws {
+        try GhostScanTable.create(db)
+        try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
+    }
+
+    /// Adds the ids of one server page (a query response or a JSON array of records) to the pass.
+    public func addGhostScanIDs(of page: String, idPath: String, syncID: Int64) throws {
+        try SoupPath.validate(idPath)
+        try GhostScanTable.create(db)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO \(GhostScanTable.name) (sync_id, record_id)
+                SELECT ?2, CAST(json_extract(value, ?4) AS TEXT) FROM json_each(?3, \(RecordSyncsTable.recordsPath))
+                WHERE type = 'object' AND json_extract(value, ?4) IS NOT NULL
+                """,
+            arguments: [nil as String?, syncID, page, "$.\(idPath)"])
+    }
+
+    /// Adds ids the server confirmed (existence checks) to the pass.
+    public func addGhostScanIDs(_ ids: [String], syncID: Int64) throws {
+        try GhostScanTable.create(db)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO \(GhostScanTable.name) (sync_id, record_id)
+                SELECT ?, value FROM json_each(?)
+                """,
+            arguments: [syncID, JSONText.array(ids)])
+    }
+
+    /// Ends the pass: every clean record of `soup` that sync `syncID` fetched (tracked in the
+    /// record-syncs table, or, for records written before tracking, carrying `__sync_id__` =
+    /// `syncID`) and that the pass did not see is no longer this sync's; it is deleted when no
+    /// other sync that fetched it remains. Records with local changes are never touched.
+    ///
+    /// - Parameters:
+    ///   - soup: The sync's soup.
+    ///   - idPath: The id field (`Id`).
+    ///   - syncID: The sync.
+    /// - Returns: What was found and deleted.
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.invalidPath`, `.sqlite`).
+    public func finishGhostScan(soup: String, idPath: String, syncID: Int64) throws -> GhostCleaningResult {
+        let layout = try layout(soup)
+        try SoupPath.validate(idPath)
+        try GhostScanTable.create(db)
+        try RecordSyncsTable.create(db)
+        let tracked = RecordSyncsTable.name
+        let candidates = GhostCandidates(layout: layout, idPath: idPath)
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS syncrun_ghosts (eid INTEGER PRIMARY KEY, record_id TEXT)")
+        try db.execute(sql: "DELETE FROM temp.syncrun_ghosts")
+        defer { try? db.execute(sql: "DELETE FROM temp.syncrun_ghosts") }
+        try db.execute(
+            sql: """
+                INSERT INTO temp.syncrun_ghosts (eid, record_id)
+                SELECT id, \(candidates.idColumn) FROM \(layout.tableName) WHERE \(candidates.condition)
+                AND NOT EXISTS (SELECT 1 FROM \(GhostScanTable.name) s WHERE s.sync_id = ?2 \
+                AND s.record_id = \(candidates.idColumn))
+                """,
+            arguments: [soup, syncID])
+        let notReturned = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.syncrun_ghosts") ?? 0
+        try db.execute(
+            sql: """
+                DELETE FROM \(tracked) WHERE soup_name = ? AND sync_id = ? \
+                AND record_id IN (SELECT record_id FROM temp.syncrun_ghosts)
+                """,
+            arguments: [soup, syncID])
+        let orphans = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT eid FROM temp.syncrun_ghosts g \
+                WHERE NOT EXISTS (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ? AND t.record_id = g.record_id)
+                """,
+            arguments: [soup])
+        let deleted = try deleteEntries(orphans, from: soup)
+        try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
+        return GhostCleaningResult(notReturned: notReturned, deleted: deleted, keptForOtherSyncs: notReturned - deleted)
+    }
+
+    /// Drops what an unfinished pass of sync `syncID` collected.
+    public func abandonGhostScan(syncID: Int64) throws {
+        guard try db.tableExists(GhostScanTable.name) else { return }
+        try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
+    }
+}
+
+extension SoupReader {
+    /// Up to `limit` ghost-cleaning candidates of sync `syncID` (the clean records it fetched, see
+    /// `finishGhostScan`) with an id greater than `after`, in id order. Targets that check
+    /// existence (`Id IN (…)`) page through them with this.
+    public func ghostCandidateIDs(
+        in soup: String, idPath: String, syncID: Int64, after: String?, limit: Int
+    ) throws -> [String] {
+        let layout = try layout(soup)
+        try SoupPath.validate(idPath)
+        guard try db.tableExists(RecordSyncsTable.name) else {
+            let syncIDColumn = layout.expression(forPath: ControlFields.syncID)
+            let idColumn = "CAST(\(layout.expression(forPath: idPath)) AS TEXT)"
+            let clean = ControlFields.predicate(ControlFields.local, is: false, in: layout)
+            return try String.fetchAll(
+                db,
+                sql: """
+                    SELECT \(idColumn) FROM \(layout.tableName) WHERE \(clean) AND \(syncIDColumn) = ? \
+                    AND \(idColumn) IS NOT NULL AND \(idColumn) > ? ORDER BY 1 LIMIT ?
+                    """,
+                arguments: [syncID, after ?? "", limit])
+        }
+        let candidates = GhostCandidates(layout: layout, idPath: idPath)
+        return try String.fetchAll(
+            db,
+            sql: """
+                SELECT \(candidates.idColumn) FROM \(layout.tableName) WHERE \(candidates.condition) \
+                AND \(candidates.idColumn) > ?3 ORDER BY 1 LIMIT ?4
+                """,
+            arguments: [soup, syncID, after ?? "", limit])
+    }
+}
+
+/// The clean records of a soup that sync `?2` fetched into soup `?1`: tracked in the
+/// record-syncs table, or (written before tracking) untracked and carrying `__sync_id__` = `?2`.
+struct GhostCandidates {
+    let idColumn: String
+    let condition: String
+
+    init(layout: SoupLayout, idPath: String) {
+        let id = "CAST(\(layout.expression(forPath: idPath)) AS TEXT)"
+        let tracked = RecordSyncsTable.name
+        idColumn = id
+        condition = """
+            \(ControlFields.predicate(ControlFields.local, is: false, in: layout)) AND \(id) IS NOT NULL \
+            AND (EXISTS (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ?1 AND t.record_id = \(id) AND t.sync_id = ?2) \
+            OR (\(layout.expression(forPath: ControlFields.syncID)) = ?2 AND NOT EXISTS \
+            (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ?1 AND t.record_id = \(id))))
+            """
+    }
+}

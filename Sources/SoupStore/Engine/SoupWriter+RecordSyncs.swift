@@ -1,0 +1,72 @@
+import GRDB
+
+/// The side table that remembers, per soup record, every sync down that fetched it
+/// (sync-semantics §11 item 8).
+///
+/// MobileSync keeps only `__sync_id__`, the last sync that wrote a record, so cleaning the ghosts
+/// of one sync can delete a record another sync still returns. `syncrun_record_syncs` keeps the
+/// whole set; ghost cleaning deletes a record only when no sync in its set still returns it.
+/// The table is ours (SmartStore ignores tables it does not know) and is written in the same
+/// transaction as the page it describes.
+enum RecordSyncsTable {
+    static let name = "syncrun_record_syncs"
+
+    static func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(name) (soup_name TEXT NOT NULL, record_id TEXT NOT NULL, \
+                sync_id INTEGER NOT NULL, PRIMARY KEY (soup_name, record_id, sync_id)) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS \(name)_by_sync ON \(name) (sync_id, soup_name);
+                """)
+    }
+
+    /// `'$'` for a JSON array source, `'$.records'` for a query page, as SQL over `?`.
+    static let recordsPath = "CASE json_type(?3) WHEN 'array' THEN '$' ELSE '$.records' END"
+}
+
+extension SoupWriter {
+    /// Remembers that sync `syncID` fetched the records of `page` into `soup`.
+    ///
+    /// Call it in the same `write` as `upsertPage`, with the same page text.
+    ///
+    /// - Parameters:
+    ///   - page: A query response (`{"records": […]}`) or a JSON array of records.
+    ///   - soup: The soup the records went to.
+    ///   - idPath: The id field (`Id`).
+    ///   - syncID: The sync's id.
+    /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
+    public func recordFetchedIDs(of page: String, in soup: String, idPath: String, syncID: Int64) throws {
+        try SoupPath.validate(idPath)
+        try RecordSyncsTable.create(db)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id)
+                SELECT ?1, CAST(json_extract(value, ?4) AS TEXT), ?2 FROM json_each(?3, \(RecordSyncsTable.recordsPath))
+                WHERE type = 'object' AND json_extract(value, ?4) IS NOT NULL
+                """,
+            arguments: [soup, syncID, page, "$.\(idPath)"])
+    }
+
+    /// Gives the records fetched by sync `oldID` to sync `newID` (a definition recreated with
+    /// `--replace` keeps its records), and forgets `oldID`.
+    public func transferRecordSyncs(from oldID: Int64, to newID: Int64) throws {
+        try RecordSyncsTable.create(db)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id)
+                SELECT soup_name, record_id, ? FROM \(RecordSyncsTable.name) WHERE sync_id = ?
+                """,
+            arguments: [newID, oldID])
+        try db.execute(sql: "DELETE FROM \(RecordSyncsTable.name) WHERE sync_id = ?", arguments: [oldID])
+    }
+}
+
+extension SoupReader {
+    /// How many records of `soup` sync `syncID` is remembered to have fetched.
+    public func fetchedRecordCount(in soup: String, syncID: Int64) throws -> Int {
+        guard try db.tableExists(RecordSyncsTable.name) else { return 0 }
+        return try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM \(RecordSyncsTable.name) WHERE soup_name = ? AND sync_id = ?",
+            arguments: [soup, syncID]) ?? 0
+    }
+}

@@ -1,0 +1,101 @@
+import Logging
+import OrgClient
+import SoupStore
+import SyncConfig
+
+/// Cleans the ghosts of one sync down (sync-semantics §6, §11 items 8–9): streams the ids the org
+/// returns for the target now into a store table, page by page, then deletes the clean records
+/// this sync fetched that are no longer returned and that no other sync still claims.
+///
+/// The sync state is not modified; the sync is locked for the duration, so it cannot run at the
+/// same time. A stop between id pages abandons the pass without deleting anything.
+struct GhostCleaner: Sendable {
+    let store: SoupStore
+    let org: any OrgClient
+    let registry: SyncStateRegistry
+    let logger: Logger
+    let events: AsyncStream<SyncEvent>.Continuation?
+
+    /// - Returns: The totals (`deletedGhosts`); `status` is `DONE`, `FAILED` or `STOPPED`.
+    /// - Throws: `SyncEngineError` when the pass cannot start (`.ghostCleaningRefused`,
+    ///   `.alreadyRunning`).
+    func run(
+        _ definition: SyncDefinition, state: StoredSyncState, fetcher: any DownTargetFetcher, stop: StopSignal
+    ) async throws -> SyncRunSummary {
+        if let soql = fetcher as? SOQLDownFetcher, !soql.canCleanGhosts {
+            throw SyncEngineError.ghostsWithLimit(definition.name)
+        }
+        let startedAt = registry.now
+        let before = org.statistics()
+        let (claimed, lock) = try registry.claim(id: state.id, name: definition.name, operation: .cleanGhosts) { _ in
+            nil
+        }
+        let syncID = claimed.id
+        events?.yield(
+            .started(
+                SyncRunStart(
+                    syncName: definition.name, syncID: syncID, operation: .cleanGhosts,
+                    targetKind: definition.targetKindName, isIncremental: false, maxTimeStamp: claimed.maxTimeStamp)))
+        var pages = 0
+        var stopped = stop.isStopRequested
+        var failure: String?
+        var result = GhostCleaningResult(notReturned: 0, deleted: 0, keptForOtherSyncs: 0)
+        let (soup, idPath) = (fetcher.soupName, fetcher.idFieldName)
+        do {
+            try await store.write { writer in try writer.beginGhostScan(syncID: syncID) }
+            if !stopped {
+                try await fetcher.remoteIDs(org: org, store: store, syncID: syncID) { page in
+                    if stop.isStopRequested {
+                        stopped = true
+                        return false
+                    }
+                    try await store.write { writer in
+                        switch page {
+                        case .records(let json): try writer.addGhostScanIDs(of: json, idPath: idPath, syncID: syncID)
+                        case .ids(let ids): try writer.addGhostScanIDs(ids, syncID: syncID)
+                        }
+                    }
+                    pages += 1
+                    return true
+                }
+            }
+            if !stopped {
+                result = try await store.write { writer in
+                    try writer.finishGhostScan(soup: soup, idPath: idPath, syncID: syncID)
+                }
+            }
+        } catch is CancellationError {
+            stopped = true
+        } catch {
+            failure = SyncEngineError.wrapping(error, syncName: definition.name).message
+        }
+        if stopped || failure != nil {
+            try? await store.write { writer in try writer.abandonGhostScan(syncID: syncID) }
+        }
+        do {
+            try await registry.release(lock, saving: nil)
+        } catch {
+            throw SyncEngineError.wrapping(error, syncName: definition.name)
+        }
+        logger.debug(
+            "Ghost cleaning ended",
+            metadata: ["sync.name": "\(definition.name)", "sync.id": "\(syncID)", "sync.ghosts": "\(result.deleted)"])
+        let after = org.statistics()
+        let status: StoredSyncState.Status = failure != nil ? .failed : stopped ? .stopped : .done
+        let summary = SyncRunSummary(
+            syncName: definition.name, syncID: syncID, operation: .cleanGhosts, status: status,
+            deletedGhosts: result.deleted, pages: pages, requests: after.requests - before.requests,
+            retries: after.retries - before.retries, durationMilliseconds: registry.now - startedAt,
+            maxTimeStamp: claimed.maxTimeStamp,
+            error: status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message))
+        if result.keptForOtherSyncs > 0 {
+            events?.yield(
+                .warning(
+                    syncName: definition.name,
+                    message: "\(result.keptForOtherSyncs) record(s) no longer returned by this sync were kept "
+                        + "because another sync fetched them too"))
+        }
+        events?.yield(.finished(summary))
+        return summary
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Settings of a ``SyncEngine``.
+///
+/// | key | type | default |
+/// |---|---|---|
+/// | ``processID`` | `Int32` | this process's id |
+/// | ``hostName`` | `String` | this machine's host name |
+/// | ``now`` | `@Sendable () -> Int64` | the system clock, ms since the epoch |
+public struct SyncEngineConfiguration: Sendable {
+    /// The id recorded as the owner of the syncs this engine runs.
+    public var processID: Int32
+    /// The host recorded with ``processID``; an owner on another host is never presumed dead.
+    public var hostName: String
+    /// The clock for `startTime` / `endTime` and durations, ms since the epoch.
+    public var now: @Sendable () -> Int64
+
+    /// Creates a configuration; see the type's documentation for the defaults.
+    public init(
+        processID: Int32 = ProcessInfo.processInfo.processIdentifier,
+        hostName: String = SyncEngineConfiguration.localHostName(),
+        now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    ) {
+        self.processID = processID
+        self.hostName = hostName
+        self.now = now
+    }
+
+    /// This machine's host name, from `gethostname` (no DNS lookup).
+    public static func localHostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,55 @@
+import SoupStore
+
+/// The totals of one run: what the CLI prints last, and what the engine returns.
+public struct SyncRunSummary: Sendable, Hashable {
+    /// The sync's name.
+    public var syncName: String
+    /// The sync's id.
+    public var syncID: Int64
+    /// What ran.
+    public var operation: SyncOperation
+    /// How the run ended: `DONE`, `FAILED` or `STOPPED`.
+    public var status: StoredSyncState.Status
+    /// Records received from the org.
+    public var fetched: Int
+    /// Records written to the store.
+    public var saved: Int
+    /// Records not written because their stored copy has local changes (`LEAVE_IF_CHANGED`).
+    public var skippedLocallyChanged: Int
+    /// Records deleted as ghosts.
+    public var deletedGhosts: Int
+    /// Pages of records (or of ids, for ghost cleaning) processed.
+    public var pages: Int
+    /// HTTP requests sent to the org during the run, retries included.
+    public var requests: Int
+    /// Requests repeated after a retryable failure.
+    public var retries: Int
+    /// Wall time in milliseconds.
+    public var durationMilliseconds: Int64
+    /// The watermark after the run (ms since the epoch, -1 for none).
+    public var maxTimeStamp: Int64
+    /// The failure's message, when the run did not end `DONE`.
+    public var error: String?
+
+    /// Creates a summary.
+    public init(
+        syncName: String, syncID: Int64, operation: SyncOperation, status: StoredSyncState.Status, fetched: Int = 0,
+        saved: Int = 0, skippedLocallyChanged: Int = 0, deletedGhosts: Int = 0, pages: Int = 0, requests: Int = 0,
+        retries: Int = 0, durationMilliseconds: Int64 = 0, maxTimeStamp: Int64 = -1, error: String? = nil
+    ) {
+        self.syncName = syncName
+        self.syncID = syncID
+        self.operation = operation
+        self.status = status
+        self.fetched = fetched
+        self.saved = saved
+        self.skippedLocallyChanged = skippedLocallyChanged
+        self.deletedGhosts = deletedGhosts
+        self.pages = pages
+        self.requests = requests
+        self.retries = retries
+        self.durationMilliseconds = durationMilliseconds
+        self.maxTimeStamp = maxTimeStamp
+        self.error = error
+    }
+}

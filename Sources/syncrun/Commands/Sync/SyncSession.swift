@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import OrgClient
+import SoupStore
+import SyncConfig
+import SyncEngine
+
+/// What the sync commands share: load the config, open the store (registering missing soups),
+/// start the org, recover killed runs, install the signal handlers, render events, and turn the
+/// outcome into an exit status (0 only when every step ended `DONE`; 1 when one failed or
+/// stopped; 2 for usage and config errors).
+struct SyncSession {
+    let store: StoreOptions
+    let org: OrgOptions
+    let format: SyncOutputFormat
+
+    static let logger = Logger(label: "syncrun", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// The user syncs config, valid, or a usage error (status 2) naming the problems.
+    func loadConfig() throws -> LoadedConfig {
+        let loaded = try store.config.load()
+        for diagnostic in loaded.diagnostics { StandardStreams.writeError(diagnostic.description + "\n") }
+        if loaded.hasErrors {
+            throw CLIError.usage(
+                "the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details")
+        }
+        return loaded
+    }
+
+    /// Runs `work`, which runs steps and returns their summaries.
+    func run(
+        _ work: @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws
+            -> [SyncRunSummary]
+    ) async throws {
+        let config = try loadConfig()
+        let soupStore = try store.openStore(create: true)
+        try registerMissingSoups(config.userStore, in: soupStore)
+        let renderer = SyncEventRenderer(format: format)
+        let summaries: [SyncRunSummary] = try await org.withOrgClient(logger: Self.logger) { client in
+            let engine = SyncEngine(store: soupStore, org: client, logger: Self.logger)
+            let recovered = try Self.converting { try engine.recoverInterruptedRuns() }
+            for state in recovered {
+                StandardStreams.writeError(
+                    "warning: sync '\(state.name ?? String(state.id))' was left RUNNING by a process that is gone; "
+                        + "marked STOPPED\n")
+            }
+            let stop = StopSignal()
+            let stopper = SignalStopper(stop: stop)
+            let (events, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
+            async let rendering: Void = renderer.render(events)
+            let result: [SyncRunSummary]
+            do {
+                result = try await Self.converting { try await work(config, engine, stop, continuation) }
+            } catch {
+                continuation.finish()
+                await rendering
+                throw error
+            }
+            continuation.finish()
+            await rendering
+            withExtendedLifetime(stopper) {}
+            return result
+        }
+        let failed = summaries.first { $0.status != .done }
+        renderer.renderTotals(summaries, status: failed?.status.rawValue ?? "DONE")
+        if let failed {
+            throw CLIError(
+                "sync '\(failed.syncName)' ended \(failed.status.rawValue)"
+                    + (failed.error.map { ": \($0)" } ?? ""))
+        }
+    }
+
+    /// Registers the soups of the store config that the store lacks; existing soups are left
+    /// untouched, as MobileSync does.
+    private func registerMissingSoups(_ config: StoreConfig?, in soupStore: SoupStore) throws {
+        guard let config else { return }
+        try StoreErrors.converting {
+            try soupStore.write { writer in
+                for soup in config.soups where try !writer.reader.hasSoup(soup.name) {
+                    let indexes = soup.indexes.compactMap { index in
+                        IndexSpec.init(path: index.path, type: .init(rawValue: index.type.rawValue) ?? .string)
+                    }
+                    try writer.registerSoup(SoupSpec(name: soup.name, indexes: indexes))
+                }
+            }
+        }
+    }
+
+    /// Engine errors as CLI errors: definition problems are usage errors (2), the rest failures (1).
+    static func converting<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as SyncEngineError {
+            throw cliError(error)
+        }
+    }
+
+    static func converting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SyncEngineError {
+            throw cliError(error)
+        }
+    }
+
+    static func cliError(_ error: SyncEngineError) -> CLIError {
+        let usageCodes: [SyncEngineError.Code] = [
+            .unknownSync, .wrongType, .notSupported, .invalidTarget, .definitionChanged, .ghostCleaningRefused,
+        ]
+        return usageCodes.contains(error.code) ? CLIError.usage(error.message) : CLIError(error.message)
+    }
+
+    /// The sync named `name` in the user syncs config.
+    static func definition(named name: String, in config: LoadedConfig) throws -> SyncDefinition {
+        guard let definition = config.userSyncs?.sync(named: name) else {
+            throw CLIError.usage("no sync named '\(name)' in the syncs config; 'syncrun plan' lists them")
+        }
+        return definition
+    }
+}

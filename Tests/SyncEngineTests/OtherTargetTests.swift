@@ -1,0 +1,79 @@
+import Foundation
+import LocalOrg
+import OrgClient
+import SoupStore
+import SyncConfig
+import SyncEngine
+import Testing
+
+/// The sosl, mru and refresh targets end to end against the local org.
+struct OtherTargetTests {
+    @Test func soslSyncSavesTheSearchResults() async throws {
+        try await EngineHarness.with { harness in
+            try harness.createAccounts(["Acme North", "Acme South", "Globex"])
+            let definition = SyncDefinition(
+                name: "search", type: .syncDown, soupName: "accounts",
+                target: .down(
+                    .sosl(SOSLSyncDownTarget(query: "FIND {Acme} IN NAME FIELDS RETURNING Account(Id, Name, LastModifiedDate)"))))
+            let summary = try await harness.engine().syncDown(definition)
+            #expect(summary.status == .done, "\(summary.error ?? "")")
+            #expect(try harness.storedNames() == ["Acme North", "Acme South"])
+            let state = try harness.engine().syncState(id: summary.syncID)
+            #expect(state.totalSize == 2 && state.maxTimeStamp > 0)
+        }
+    }
+
+    @Test func mruSyncSavesRecentlyViewedRecordsAndCleansServerDeletes() async throws {
+        try await EngineHarness.with { harness in
+            let ids = try harness.createAccounts(["Viewed 1", "Viewed 2", "Never viewed"])
+            for id in ids.prefix(2) { _ = try await harness.org.retrieve("Account", id: id, fields: ["Name"]) }
+            let definition = SyncDefinition(
+                name: "recent", type: .syncDown, soupName: "accounts",
+                target: .down(.mru(MRUSyncDownTarget(sobjectType: "Account", fieldlist: ["Name"]))))
+            let engine = harness.engine()
+            let summary = try await engine.syncDown(definition)
+            #expect(summary.status == .done, "\(summary.error ?? "")")
+            #expect(try harness.storedNames().contains("Viewed 1"))
+            #expect(try harness.storedNames().contains("Viewed 2"))
+
+            try harness.deleteAccount(ids[0])
+            let cleaned = try await engine.cleanGhosts(definition)
+            #expect(cleaned.status == .done)
+            #expect(cleaned.deletedGhosts == 1)
+            #expect(!(try harness.storedNames().contains("Viewed 1")))
+        }
+    }
+
+    @Test func refreshSyncReReadsTheRecordsOfTheSoup() async throws {
+        try await EngineHarness.with { harness in
+            let ids = try harness.createAccounts(["Fresh 1", "Fresh 2", "Fresh 3"], industry: "Energy")
+            try await harness.store.write { writer in
+                for id in ids.prefix(2) {
+                    _ = try writer.upsert(#"{"Id": "\#(id)", "__local__": false}"#, into: "accounts", byExternalIDPath: "Id")
+                }
+                _ = try writer.upsert(#"{"Id": "local_1", "Name": "Made here", "__local__": true}"#, into: "accounts")
+            }
+            let definition = SyncDefinition(
+                name: "refresh", type: .syncDown, soupName: "accounts",
+                target: .down(
+                    .refresh(
+                        RefreshSyncDownTarget(
+                            sobjectType: "Account", fieldlist: ["Name", "Industry"], soupName: "accounts",
+                            countIdsPerSoql: 1))))
+            let engine = harness.engine()
+            let summary = try await engine.syncDown(definition)
+            #expect(summary.status == .done, "\(summary.error ?? "")")
+            #expect(summary.fetched == 2)
+            #expect(try harness.storedNames() == ["Fresh 1", "Fresh 2", "Made here"])
+            #expect(try harness.storedValue("Industry", ofID: ids[0]) == .text("Energy"))
+
+            // Resync: only records changed since their local copy come back.
+            harness.clock.advance(seconds: 10)
+            try harness.updateAccount(ids[1], fields: ["Name": .string("Fresh 2 (changed)")])
+            let again = try await engine.syncDown(definition)
+            #expect(again.status == .done)
+            #expect(try harness.storedNames() == ["Fresh 1", "Fresh 2 (changed)", "Made here"])
+            #expect(again.fetched == 2)  // the changed one, and the other at its own local watermark
+        }
+    }
+}
