@@ -1,0 +1,115 @@
+import Foundation
+
+/// `POST /services/oauth2/token`: the refresh-token grant (§9.3) and the JWT bearer grant (§9.2).
+///
+/// Answers with Salesforce's token response on success and the OAuth error shape
+/// `{"error": "invalid_grant", "error_description": "…"}` (400) on failure, never the REST error array.
+struct OAuthTokenEndpoint: Sendable {
+    /// The JWT bearer grant type.
+    static let jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+    /// A successful token response.
+    struct TokenResponse: Encodable {
+        var access_token: String
+        var instance_url: String
+        var id: String
+        var token_type = "Bearer"
+        var issued_at: String
+        var signature: String
+        var scope: String
+    }
+
+    /// An OAuth failure.
+    struct Failure: Encodable, Error {
+        var error: String
+        var error_description: String
+    }
+
+    /// The tokens.
+    let sessions: SessionStore
+    /// The JWT verifier, when the JWT grant is enabled.
+    let verifier: JWTAssertionVerifier?
+    /// The client ID the refresh grant requires, if any.
+    let clientID: String?
+    /// The org and user the tokens belong to.
+    let identity: OrgIdentity
+
+    /// Handles one token request.
+    ///
+    /// - Parameters:
+    ///   - request: the request; its body is form-encoded.
+    ///   - baseURL: the server's base URL, returned as `instance_url`.
+    ///   - now: the current time.
+    func respond(to request: OrgHTTPRequest, baseURL: String, now: Date) -> OrgHTTPResponse {
+        do {
+            let token = try grant(request, baseURL: baseURL, now: now)
+            return .json(200, Self.encode(token))
+        } catch {
+            return .json(400, Self.encode(error))
+        }
+    }
+
+    private func grant(_ request: OrgHTTPRequest, baseURL: String, now: Date) throws(Failure) -> TokenResponse {
+        guard request.method == "POST" else {
+            throw Failure(error: "invalid_request", error_description: "must use HTTP POST")
+        }
+        let form = FormDecoding.pairs(String(decoding: request.body, as: UTF8.self))
+        func value(_ name: String) -> String? { form.first { $0.name == name }?.value }
+        switch value("grant_type") {
+        case "refresh_token":
+            if let clientID, value("client_id") != clientID {
+                throw Failure(error: "invalid_client_id", error_description: "client identifier invalid")
+            }
+            guard value("refresh_token") == sessions.refreshToken else {
+                throw Failure(error: "invalid_grant", error_description: "expired access/refresh token")
+            }
+            return makeToken(baseURL: baseURL, now: now, scope: "api refresh_token")
+        case Self.jwtBearerGrant:
+            guard let verifier else {
+                throw Failure(
+                    error: "invalid_grant",
+                    error_description: "the JWT bearer grant is not enabled; start the local org with --jwt-cert")
+            }
+            guard let assertion = value("assertion"), !assertion.isEmpty else {
+                throw Failure(error: "invalid_request", error_description: "assertion is missing")
+            }
+            do {
+                _ = try verifier.verify(assertion, now: now, ownAudience: baseURL)
+            } catch {
+                throw Failure(error: "invalid_grant", error_description: error.description)
+            }
+            return makeToken(baseURL: baseURL, now: now, scope: "api")
+        case nil:
+            throw Failure(error: "invalid_request", error_description: "grant_type is missing")
+        default:
+            throw Failure(error: "unsupported_grant_type", error_description: "grant type not supported")
+        }
+    }
+
+    private func makeToken(baseURL: String, now: Date, scope: String) -> TokenResponse {
+        let identityURL = "\(baseURL)/id/\(identity.orgID)/\(identity.userID)"
+        let issuedAt = String(Int64(now.timeIntervalSince1970 * 1000))
+        return TokenResponse(
+            access_token: sessions.issueAccessToken(orgID: identity.orgID),
+            instance_url: baseURL,
+            id: identityURL,
+            issued_at: issuedAt,
+            signature: sessions.signature(identityURL: identityURL, issuedAt: issuedAt),
+            scope: scope
+        )
+    }
+
+    private static func encode(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+    }
+}
+
+/// The org and user the local org's sessions belong to.
+struct OrgIdentity: Sendable, Equatable {
+    /// The 18-character organization ID (`00D…`).
+    var orgID: String
+    /// The 18-character user ID (`005…`).
+    var userID: String
+}

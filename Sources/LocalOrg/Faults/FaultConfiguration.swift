@@ -1,0 +1,36 @@
+/// Faults the local org injects into its responses, for reliability tests.
+///
+/// Keys (all optional):
+/// - `failureRate` (`Double`, default `0`): the probability, between 0 and 1, that a request is
+///   answered with a random `500 UNKNOWN_EXCEPTION` or `503 SERVER_UNAVAILABLE` instead of being served.
+/// - `seed` (`UInt64?`, default `nil`): seeds the random draws so a run is reproducible; `nil` seeds
+///   from the system.
+/// - `latency` (`Duration`, default `.zero`): added before every response.
+/// - `failAfter` (`Int?`, default `nil`): serves this many requests, then closes the connection of
+///   every later request without sending a response (a crashed server, as the client sees it).
+public struct FaultConfiguration: Sendable, Equatable {
+    /// The probability that a request fails with a 500 or 503.
+    public var failureRate: Double
+    /// The seed of the failure draws; `nil` for a random seed.
+    public var seed: UInt64?
+    /// The delay added before every response.
+    public var latency: Duration
+    /// The number of requests served before every later connection is dropped.
+    public var failAfter: Int?
+
+    /// Creates a fault configuration; the defaults inject nothing.
+    public init(failureRate: Double = 0, seed: UInt64? = nil, latency: Duration = .zero, failAfter: Int? = nil) {
+        self.failureRate = failureRate
+        self.seed = seed
+        self.latency = latency
+        self.failAfter = failAfter
+    }
+
+    /// No faults at all.
+    public static let none = FaultConfiguration()
+
+    /// Whether any fault is configured.
+    public var isActive: Bool {
+        failureRate > 0 || latency > .zero || failAfter != nil
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The Hummingbird responder of the local org: applies injected faults, hands the request to
+/// ``OrgAPI``, writes the response with the headers every Salesforce response carries, and appends
+/// the request log line.
+struct OrgResponder: HTTPResponder {
+    typealias Context = OrgRequestContext
+
+    /// The API that answers requests.
+    let api: OrgAPI
+    /// The fault injector's state.
+    let faults: ProtectedState<FaultPlan>
+    /// The request log, when configured.
+    let log: RequestLog?
+    /// The largest accepted request body, in bytes.
+    let maxBodySize: Int
+
+    private static let jsonContentType = "application/json;charset=UTF-8"
+
+    func respond(to request: Request, context: OrgRequestContext) async throws -> Response {
+        let started = ContinuousClock.now
+        let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+        let method = request.method.rawValue
+
+        let action = faults.withLock { $0.nextAction() }
+        let latency = faults.withLock { $0.configuration.latency }
+        if latency > .zero {
+            try? await Task.sleep(for: latency)
+        }
+
+        let reply: OrgHTTPResponse
+        switch action {
+        case .dropConnection:
+            context.logger.debug("Dropping the connection without a response (fail-after)")
+            try? await context.channel.close()
+            logRequest(method: method, target: target, status: nil, since: started)
+            // The channel is closed, so Hummingbird's attempt to write this response fails and the
+            // client sees the connection drop.
+            return Response(status: .internalServerError)
+        case .fail(let status):
+            reply = .error(.injectedFailure(status: status), version: .newest)
+        case .serve:
+            var request = request
+            do {
+                let buffer = try await request.collectBody(upTo: maxBodySize)
+                let body = Data(buffer.readableBytesView)
+                reply = await api.handle(
+                    OrgHTTPRequest(method: method, target: target, headers: request.headers, body: body))
+            } catch {
+                reply = .error(.requestTooLarge(maximum: maxBodySize), version: .newest)
+            }
+        }
+        logRequest(method: method, target: target, status: reply.status, since: started)
+        return makeResponse(reply)
+    }
+
+    private func makeResponse(_ reply: OrgHTTPResponse) -> Response {
+        var headers = HTTPFields()
+        if reply.isJSON, !reply.body.isEmpty {
+            headers[.contentType] = Self.jsonContentType
+        }
+        headers[Self.limitInfoHeader] = api.usage.headerValue
+        for (name, value) in reply.headers {
+            if let fieldName = HTTPField.Name(name) { headers.append(HTTPField(name: fieldName, value: value)) }
+        }
+        let body = reply.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body))
+        return Response(status: HTTPResponse.Status(code: reply.status), headers: headers, body: body)
+    }
+
+    private func logRequest(method: String, target: String, status: Int?, since started: ContinuousClock.Instant) {
+        guard let log else { return }
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        log.append(RequestLogEntry(method: method, path: target, status: status, durationMs: (milliseconds * 1000).rounded() / 1000))
+    }
+
+    // Registered once; `Sforce-Limit-Info` is a valid token, so the force-free initializer cannot fail.
+    private static let limitInfoHeader = HTTPField.Name("Sforce-Limit-Info") ?? .contentLocation
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Settings of a ``LocalOrgServer``.
+///
+/// Keys, with their types and defaults:
+/// - `host` (`String`, `"127.0.0.1"`): the address to bind; loopback only unless changed.
+/// - `port` (`Int`, `0`): the TCP port; `0` picks a free one (read it from the running server).
+/// - `accessToken` (`String?`, `nil`): the bearer token data requests must carry; generated when `nil`.
+/// - `refreshToken` (`String?`, `nil`): the refresh token the `refresh_token` grant accepts;
+///   generated when `nil`.
+/// - `clientID` (`String?`, `nil`): the `client_id` the refresh grant requires; `nil` accepts any.
+/// - `pageSize` (`Int?`, `nil`): forces the query page size, overriding `Sforce-Query-Options`,
+///   so tests can page through small result sets (the real API never goes below 200).
+/// - `apiRequestLimit` (`Int`, `100_000`): the daily allocation reported as `MAX` in
+///   `Sforce-Limit-Info`; once used up, data requests get `403 REQUEST_LIMIT_EXCEEDED`.
+/// - `faults` (``FaultConfiguration``, `.none`): injected failures, latency and dropped connections.
+/// - `requestLogURL` (`URL?`, `nil`): a file that receives one JSON line per request.
+/// - `jwtBearer` (``JWTBearerSettings``?, `nil`): enables the JWT bearer grant.
+/// - `tls` (``TLSSettings``?, `nil`): serve HTTPS with this certificate and key instead of HTTP.
+/// - `maxRequestBodySize` (`Int`, 32 MiB): larger request bodies get `413`.
+public struct LocalOrgConfiguration: Sendable {
+    /// The address to bind.
+    public var host: String
+    /// The port to bind; `0` for a free one.
+    public var port: Int
+    /// The access token; generated when `nil`.
+    public var accessToken: String?
+    /// The refresh token; generated when `nil`.
+    public var refreshToken: String?
+    /// The client ID the refresh grant requires, or `nil` for any.
+    public var clientID: String?
+    /// A forced query page size, or `nil` to honour `Sforce-Query-Options` (default 2000).
+    public var pageSize: Int?
+    /// The daily API request allocation.
+    public var apiRequestLimit: Int
+    /// Injected faults.
+    public var faults: FaultConfiguration
+    /// Where to append the request log, or `nil` for none.
+    public var requestLogURL: URL?
+    /// JWT bearer grant settings, or `nil` to refuse that grant.
+    public var jwtBearer: JWTBearerSettings?
+    /// TLS settings, or `nil` to serve plain HTTP.
+    public var tls: TLSSettings?
+    /// The largest accepted request body, in bytes.
+    public var maxRequestBodySize: Int
+
+    /// Creates a configuration; every argument has the default documented on the type.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        accessToken: String? = nil,
+        refreshToken: String? = nil,
+        clientID: String? = nil,
+        pageSize: Int? = nil,
+        apiRequestLimit: Int = 100_000,
+        faults: FaultConfiguration = .none,
+        requestLogURL: URL? = nil,
+        jwtBearer: JWTBearerSettings? = nil,
+        tls: TLSSettings? = nil,
+        maxRequestBodySize: Int = 32 * 1024 * 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.clientID = clientID
+        self.pageSize = pageSize
+        self.apiRequestLimit = apiRequestLimit
+        self.faults = faults
+        self.requestLogURL = requestLogURL
+        self.jwtBearer = jwtBearer
+        self.tls = tls
+        self.maxRequestBodySize = maxRequestBodySize
+    }
+}
+
+/// The certificate and key of an HTTPS local org.
+public struct TLSSettings: Sendable, Equatable {
+    /// The PEM text of the server certificate (optionally followed by its chain).
+    public var certificateChainPEM: String
+    /// The PEM text of the certificate's private key.
+    public var privateKeyPEM: String
+
+    /// Creates TLS settings from PEM text.
+    public init(certificateChainPEM: String, privateKeyPEM: String) {
+        self.certificateChainPEM = certificateChainPEM
+        self.privateKeyPEM = privateKeyPEM
+    }
+}

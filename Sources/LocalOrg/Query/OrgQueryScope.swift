@@ -1,0 +1,77 @@
+/// One FROM scope of a compiled query: the root object and its alias, plus the LEFT JOINs that parent
+/// relationship paths (`Account.Owner.Name`) need, each added once.
+final class OrgQueryScope {
+    /// Hands out unique table aliases across nested scopes (`t1`, `t2`, …).
+    final class AliasGenerator {
+        private var next = 0
+        func make() -> String {
+            next += 1
+            return "t\(next)"
+        }
+    }
+
+    let object: OrgObject
+    let alias: String
+    let schema: OrgSchema
+    let aliases: AliasGenerator
+    private(set) var joins: [String] = []
+    private var joined: [String: (alias: String, object: OrgObject)] = [:]
+
+    init(object: OrgObject, schema: OrgSchema, aliases: AliasGenerator) {
+        self.object = object
+        self.schema = schema
+        self.aliases = aliases
+        self.alias = aliases.make()
+    }
+
+    /// `"Account" t1`.
+    var fromClause: String { OrgSQL.identifier(object.name) + " " + alias }
+
+    /// The LEFT JOIN clauses added so far.
+    var joinClause: String { joins.joined(separator: " ") }
+
+    /// The alias and object reached by following the relationship names in `path` from the root.
+    /// - Throws: ``OrgError`` `INVALID_FIELD` for unknown or polymorphic relationships.
+    func relationship(_ path: ArraySlice<String>) throws -> (alias: String, object: OrgObject) {
+        var current = (alias: alias, object: object)
+        var key = ""
+        for name in path {
+            key += "." + name.lowercased()
+            if let existing = joined[key] {
+                current = existing
+                continue
+            }
+            guard let lookup = current.object.field(forRelationship: name) else {
+                throw OrgError.noSuchRelationship(name, object: current.object.name)
+            }
+            guard lookup.referenceTo.count == 1, let target = schema.object(named: lookup.referenceTo[0]) else {
+                throw OrgError.polymorphicTraversal(name, object: current.object.name)
+            }
+            let joinAlias = aliases.make()
+            joins.append(
+                "LEFT JOIN \(OrgSQL.identifier(target.name)) \(joinAlias) ON \(OrgSQL.column(joinAlias, "Id")) = \(OrgSQL.column(current.alias, lookup.name)) AND \(OrgSQL.column(joinAlias, "IsDeleted")) = 0"
+            )
+            current = (joinAlias, target)
+            joined[key] = current
+        }
+        return current
+    }
+
+    /// The alias and field a dotted path names, joining parents as needed.
+    /// - Throws: ``OrgError`` `INVALID_FIELD` (400) with Salesforce's "No such column" message.
+    func resolve(_ components: [String]) throws -> (alias: String, field: OrgField, object: OrgObject) {
+        // A path may start with the object's own name: `Account.Name` on Account.
+        var components = components
+        if components.count > 1, components[0].lowercased() == object.name.lowercased(),
+            object.field(forRelationship: components[0]) == nil
+        {
+            components.removeFirst()
+        }
+        let parent = try relationship(components.dropLast())
+        let name = components[components.count - 1]
+        guard let field = parent.object.field(named: name) else {
+            throw OrgError.noSuchColumn(name, object: parent.object.name)
+        }
+        return (parent.alias, field, parent.object)
+    }
+}

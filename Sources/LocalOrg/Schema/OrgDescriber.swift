@@ -1,0 +1,104 @@
+import Foundation
+
+/// Describe results generated from the schema (salesforce-rest.md §7): describe global, the object
+/// summary used by basic info, and the full sObject describe with fields and child relationships.
+struct OrgDescriber {
+    let schema: OrgSchema
+    let apiVersion: String
+
+    /// `{"encoding", "maxBatchSize", "sobjects": [summary…]}`.
+    func describeGlobal() -> OrgJSONValue {
+        .object([
+            "encoding": "UTF-8", "maxBatchSize": 200,
+            "sobjects": .array(schema.objects.map { summaryObject($0) }),
+        ])
+    }
+
+    /// The object summary of describe global. - Throws: `NOT_FOUND` (404).
+    func summary(_ name: String) throws -> OrgJSONValue {
+        guard let object = schema.object(named: name) else { throw OrgError.notFound() }
+        return summaryObject(object)
+    }
+
+    /// The sObject describe. - Throws: `NOT_FOUND` (404).
+    func describe(_ name: String) throws -> OrgJSONValue {
+        guard let object = schema.object(named: name) else { throw OrgError.notFound() }
+        var json = summaryFields(object)
+        json["fields"] = .array(object.fields.map { describeField($0, object: object) })
+        json["childRelationships"] = .array(
+            schema.childRelationships(of: object.name).map { relationship in
+                .object([
+                    "childSObject": .string(relationship.childObject), "field": .string(relationship.field),
+                    "relationshipName": relationship.relationshipName.map { .string($0) } ?? .null,
+                    "cascadeDelete": false, "restrictedDelete": false, "deprecatedAndHidden": false,
+                ])
+            }
+        )
+        json["recordTypeInfos"] = []
+        json["urls"] = urls(object, full: true)
+        return .object(json)
+    }
+
+    private func summaryObject(_ object: OrgObject) -> OrgJSONValue { .object(summaryFields(object)) }
+
+    private func summaryFields(_ object: OrgObject) -> OrgJSONObject {
+        [
+            "name": .string(object.name), "label": .string(object.label), "labelPlural": .string(object.labelPlural),
+            "keyPrefix": .string(object.keyPrefix), "custom": .bool(object.isCustom),
+            "customSetting": false, "queryable": true, "retrieveable": true, "searchable": .bool(object.nameField != nil),
+            "createable": .bool(object.isWritable), "updateable": .bool(object.isWritable),
+            "deletable": .bool(object.isWritable), "undeletable": .bool(object.isWritable),
+            "replicateable": true, "layoutable": .bool(object.isWritable), "triggerable": .bool(object.isWritable),
+            "mergeable": false, "feedEnabled": false, "deprecatedAndHidden": false,
+            "urls": urls(object, full: false),
+        ]
+    }
+
+    private func urls(_ object: OrgObject, full: Bool) -> OrgJSONValue {
+        let base = "/services/data/v\(apiVersion)/sobjects/\(object.name)"
+        var urls: OrgJSONObject = [
+            "sobject": .string(base), "describe": .string(base + "/describe"), "rowTemplate": .string(base + "/{ID}"),
+        ]
+        if full {
+            urls["uiDetailTemplate"] = .null
+            urls["defaultValues"] = .string(base + "/defaultValues?recordTypeId&fields")
+        }
+        return .object(urls)
+    }
+
+    private func describeField(_ field: OrgField, object: OrgObject) -> OrgJSONValue {
+        let isNumeric = field.type.isNumeric
+        let isAutoNumber = field.name == "CaseNumber" && !field.isCreateable
+        var json: OrgJSONObject = [
+            "name": .string(field.name), "label": .string(field.label), "type": .string(field.type.rawValue),
+            "soapType": .string(field.type.soapType), "length": .integer(Int64(field.length)),
+            "byteLength": .integer(Int64(field.length * 3)),
+            "digits": .integer(field.type == .int ? 9 : 0),
+            "precision": .integer(isNumeric && field.type != .int ? 18 : 0),
+            "scale": .integer(isNumeric && field.type != .int ? 2 : 0),
+            "nillable": .bool(field.type == .boolean ? false : field.isNillable),
+            "defaultedOnCreate": .bool(field.isDefaultedOnCreate), "createable": .bool(field.isCreateable),
+            "updateable": .bool(field.isUpdateable), "calculated": .bool(field.name == "Name" && !field.isCreateable),
+            "autoNumber": .bool(isAutoNumber), "externalId": .bool(field.isExternalID),
+            "idLookup": .bool(field.type == .id || field.isExternalID || field.isUnique),
+            "unique": .bool(field.isUnique), "custom": .bool(field.isCustom), "filterable": true,
+            "sortable": .bool(field.type != .textarea), "groupable": .bool(field.type != .textarea),
+            "caseSensitive": false, "namePointing": .bool(field.referenceTo.count > 1),
+            "referenceTo": .array(field.referenceTo.map { .string($0) }),
+            "relationshipName": field.relationshipName.map { .string($0) } ?? .null,
+            "relationshipOrder": .null, "cascadeDelete": false, "restrictedDelete": false,
+            "defaultValue": field.defaultValue ?? .null, "deprecatedAndHidden": false,
+            "nameField": .bool(field.name == object.nameField?.name),
+            "picklistValues": .array(
+                field.picklistValues.map { value in
+                    .object([
+                        "value": .string(value), "label": .string(value), "active": true,
+                        "defaultValue": .bool(field.defaultValue == .string(value)), "validFor": .null,
+                    ])
+                }
+            ),
+        ]
+        if field.type == .id { json["nillable"] = false }
+        return .object(json)
+    }
+}

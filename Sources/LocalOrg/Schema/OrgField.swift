@@ -1,0 +1,96 @@
+/// One field of an sObject in the local org's schema.
+///
+/// The flags mirror describe (salesforce-rest.md §7.2). A field is required on create when it is
+/// createable, not nillable and not defaulted on create.
+public struct OrgField: Sendable, Equatable {
+    /// API name, e.g. `AccountId`, `Parent__c`.
+    public var name: String
+    /// Label shown in describe.
+    public var label: String
+    /// Type.
+    public var type: OrgFieldType
+    /// Maximum text length (0 for non-text types).
+    public var length: Int
+    /// For lookups: the objects the field may point to (more than one = polymorphic).
+    public var referenceTo: [String]
+    /// For lookups: the parent relationship name used in SOQL paths (`Account`, `Parent__r`).
+    public var relationshipName: String?
+    /// For lookups: the child relationship name on the parent (`Contacts`), if subqueries may use it.
+    public var childRelationshipName: String?
+    /// Whether the field is an external ID (an upsert key).
+    public var isExternalID: Bool
+    /// Whether values must be unique among live records.
+    public var isUnique: Bool
+    /// Whether create bodies may set the field.
+    public var isCreateable: Bool
+    /// Whether update bodies may set the field.
+    public var isUpdateable: Bool
+    /// Whether the field may be empty.
+    public var isNillable: Bool
+    /// Whether the server fills the field on create when the body omits it.
+    public var isDefaultedOnCreate: Bool
+    /// Whether the field is custom (`__c`).
+    public var isCustom: Bool
+    /// Picklist values (describe's `picklistValues`); not enforced.
+    public var picklistValues: [String]
+    /// The value the server stores on create when the body omits the field.
+    public var defaultValue: OrgJSONValue?
+
+    /// Creates a field; defaults describe an optional, writable standard field.
+    public init(
+        name: String, label: String? = nil, type: OrgFieldType, length: Int? = nil, referenceTo: [String] = [],
+        relationshipName: String? = nil, childRelationshipName: String? = nil, isExternalID: Bool = false,
+        isUnique: Bool = false, isCreateable: Bool = true, isUpdateable: Bool = true, isNillable: Bool = true,
+        isDefaultedOnCreate: Bool = false, isCustom: Bool? = nil, picklistValues: [String] = [],
+        defaultValue: OrgJSONValue? = nil
+    ) {
+        self.name = name
+        self.label = label ?? OrgField.label(for: name)
+        self.type = type
+        self.length = length ?? type.defaultLength
+        self.referenceTo = referenceTo
+        self.relationshipName = relationshipName
+        self.childRelationshipName = childRelationshipName
+        self.isExternalID = isExternalID
+        self.isUnique = isUnique
+        self.isCreateable = isCreateable
+        self.isUpdateable = isUpdateable
+        self.isNillable = isNillable
+        self.isDefaultedOnCreate = isDefaultedOnCreate
+        self.isCustom = isCustom ?? name.hasSuffix("__c")
+        self.picklistValues = picklistValues
+        self.defaultValue = defaultValue
+    }
+
+    /// Whether a create body must give a value.
+    public var isRequiredOnCreate: Bool { isCreateable && !isNillable && !isDefaultedOnCreate }
+
+    /// A read-only system field maintained by the server.
+    static func system(_ name: String, _ type: OrgFieldType, referenceTo: [String] = [], relationshipName: String? = nil)
+        -> OrgField
+    {
+        OrgField(
+            name: name, type: type, referenceTo: referenceTo, relationshipName: relationshipName,
+            isCreateable: false, isUpdateable: false, isNillable: false, isDefaultedOnCreate: true, isCustom: false
+        )
+    }
+
+    /// A label from an API name: `LastModifiedDate` → `Last Modified Date`, `Region__c` → `Region`.
+    static func label(for name: String) -> String {
+        var base = name
+        for suffix in ["__c", "__r"] where base.hasSuffix(suffix) { base.removeLast(3) }
+        if base.hasSuffix("Id"), base.count > 2 { base.removeLast(2) }
+        var label = ""
+        var previous: Character?
+        for character in base {
+            if character == "_" {
+                label.append(" ")
+            } else {
+                if character.isUppercase, let previous, previous.isLowercase { label.append(" ") }
+                label.append(character)
+            }
+            previous = character
+        }
+        return label
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+
+extension OrgSchema {
+    /// Adds the custom objects and fields of a JSON schema file to this schema.
+    ///
+    /// The file is `{"objects": [OBJECT, …]}`. An OBJECT names an existing object to add fields to it,
+    /// or a new one (custom objects end in `__c`; they get `Id`, audit fields, `OwnerId` and `Name`):
+    ///
+    /// | key | type | default |
+    /// |---|---|---|
+    /// | `name` | string | required |
+    /// | `label`, `labelPlural` | string | from the name |
+    /// | `keyPrefix` | 3 characters | generated: `a01`, `a02`, … |
+    /// | `fields` | [FIELD] | `[]` |
+    ///
+    /// FIELD keys: `name` (required), `type` (required: string, textarea, email, phone, url, picklist,
+    /// multipicklist, boolean, int, double, currency, percent, date, datetime, reference), `label`,
+    /// `length`, `required` (false), `externalId` (false), `unique` (false), `createable` (true),
+    /// `updateable` (true), `defaultValue`, `picklistValues` ([string]), and for references
+    /// `referenceTo` (string or [string], required), `relationshipName` (`Parent__c` → `Parent__r`),
+    /// `childRelationshipName` (the child object's plural label without spaces + `__r`).
+    ///
+    /// Only JSON is read: YAML would need a dependency this module does not have.
+    /// - Throws: ``OrgError`` naming the file, object and field at fault.
+    public mutating func merge(contentsOf url: URL) throws {
+        let source = url.lastPathComponent
+        if ["yaml", "yml"].contains(url.pathExtension.lowercased()) {
+            throw OrgError.invalidInput("\(source): YAML schema files are not supported; write the schema as JSON")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw OrgError.invalidInput("\(url.path): cannot read the schema file (\(error.localizedDescription))")
+        }
+        let document: OrgJSONValue
+        do {
+            document = try OrgJSONValue.decode(data)
+        } catch let error as OrgError {
+            throw OrgError.invalidInput("\(source): invalid JSON: \(error.message)")
+        }
+        self = try OrgSchemaCoding.decode(document, base: self, source: source)
+    }
+
+    /// This schema plus the objects and fields of a schema file at `url` (see ``merge(contentsOf:)``).
+    public func merging(contentsOf url: URL) throws -> OrgSchema {
+        var schema = self
+        try schema.merge(contentsOf: url)
+        return schema
+    }
+}
+
+/// Reads and writes the schema document (the schema file format; the database persists the whole
+/// schema in the same format).
+enum OrgSchemaCoding {
+    private static let objectKeys: Set<String> = ["name", "label", "labelPlural", "keyPrefix", "custom", "writable", "fields"]
+    private static let fieldKeys: Set<String> = [
+        "name", "type", "label", "length", "required", "nillable", "externalId", "unique", "createable", "updateable",
+        "defaultedOnCreate", "referenceTo", "relationshipName", "childRelationshipName", "picklistValues",
+        "defaultValue", "custom",
+    ]
+
+    static func encode(_ schema: OrgSchema) -> OrgJSONValue {
+        .object(["objects": .array(schema.objects.map(encode))])
+    }
+
+    private static func encode(_ object: OrgObject) -> OrgJSONValue {
+        .object([
+            "name": .string(object.name), "label": .string(object.label), "labelPlural": .string(object.labelPlural),
+            "keyPrefix": .string(object.keyPrefix), "custom": .bool(object.isCustom), "writable": .bool(object.isWritable),
+            "fields": .array(object.fields.map(encode)),
+        ])
+    }
+
+    private static func encode(_ field: OrgField) -> OrgJSONValue {
+        var json: OrgJSONObject = [
+            "name": .string(field.name), "type": .string(field.type.rawValue), "label": .string(field.label),
+            "length": .integer(Int64(field.length)), "nillable": .bool(field.isNillable),
+            "externalId": .bool(field.isExternalID), "unique": .bool(field.isUnique),
+            "createable": .bool(field.isCreateable), "updateable": .bool(field.isUpdateable),
+            "defaultedOnCreate": .bool(field.isDefaultedOnCreate), "custom": .bool(field.isCustom),
+        ]
+        if !field.referenceTo.isEmpty {
+            json["referenceTo"] = .array(field.referenceTo.map { .string($0) })
+            json["relationshipName"] = field.relationshipName.map { .string($0) } ?? .null
+            json["childRelationshipName"] = field.childRelationshipName.map { .string($0) } ?? .null
+        }
+        if !field.picklistValues.isEmpty { json["picklistValues"] = .array(field.picklistValues.map { .string($0) }) }
+        if let value = field.defaultValue { json["defaultValue"] = value }
+        return .object(json)
+    }
+
+    static func decode(_ document: OrgJSONValue, base: OrgSchema, source: String) throws -> OrgSchema {
+        guard let root = document.objectValue, let objects = root["objects"]?.arrayValue else {
+            throw OrgError.invalidInput("\(source): expected an object with an \"objects\" array")
+        }
+        var schema = base
+        for (position, entry) in objects.enumerated() {
+            guard let json = entry.objectValue else {
+                throw OrgError.invalidInput("\(source): objects[\(position)] is not an object")
+            }
+            let object = try decodeObject(json, schema: schema, where: "\(source): objects[\(position)]")
+            schema.addOrReplace(object)
+        }
+        try validateReferences(schema, source: source)
+        return schema
+    }
+
+    private static func decodeObject(_ json: OrgJSONObject, schema: OrgSchema, where location: String) throws -> OrgObject {
+        let reader = Reader(json: json, location: location)
+        try reader.rejectUnknownKeys(objectKeys)
+        let name = try reader.requiredString("name")
+        guard isValidName(name) else { throw reader.failure("'\(name)' is not a valid object name") }
+        let here = "\(location.split(separator: ":").first ?? ""): object '\(name)'"
+        var object: OrgObject
+        if let existing = schema.object(named: name) {
+            object = existing
+        } else {
+            let isCustom = try reader.bool("custom") ?? name.hasSuffix("__c")
+            let prefix = try reader.string("keyPrefix") ?? schema.unusedCustomKeyPrefix()
+            guard prefix.utf8.count == 3, prefix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                throw OrgError.invalidInput("\(here): keyPrefix '\(prefix)' must be 3 letters or digits")
+            }
+            if let other = schema.objects.first(where: { $0.keyPrefix == prefix }) {
+                throw OrgError.invalidInput("\(here): keyPrefix '\(prefix)' is already used by '\(other.name)'")
+            }
+            let baseFields = isCustom ? OrgSchema.customObjectBaseFields() : OrgSchema.systemFields()
+            object = OrgObject(
+                name: name, label: try reader.string("label"), labelPlural: try reader.string("labelPlural"),
+                keyPrefix: prefix, isCustom: isCustom, isWritable: try reader.bool("writable") ?? true,
+                fields: baseFields
+            )
+        }
+        for (position, entry) in (try reader.array("fields") ?? []).enumerated() {
+            guard let fieldJSON = entry.objectValue else {
+                throw OrgError.invalidInput("\(here): fields[\(position)] is not an object")
+            }
+            object.addOrReplace(try decodeField(fieldJSON, object: object, where: "\(here) fields[\(position)]", objectHere: here))
+        }
+        return object
+    }
+
+    private static func decodeField(_ json: OrgJSONObject, object: OrgObject, where location: String, objectHere: String)
+        throws -> OrgField
+    {
+        let reader = Reader(json: json, location: location)
+        try reader.rejectUnknownKeys(fieldKeys)
+        let name = try reader.requiredString("name")
+        guard isValidName(name) else { throw reader.failure("'\(name)' is not a valid field name") }
+        let reader2 = Reader(json: json, location: "\(objectHere) field '\(name)'")
+        let typeName = try reader2.requiredString("type")
+        guard let type = OrgFieldType(rawValue: typeName.lowercased()), type != .id || name == "Id" else {
+            let expected = OrgFieldType.allCases.filter { $0 != .id }.map(\.rawValue).joined(separator: ", ")
+            throw reader2.failure("unknown type '\(typeName)'; expected one of \(expected)")
+        }
+        var referenceTo: [String] = []
+        if type == .reference {
+            switch json["referenceTo"] {
+            case .string(let target)?: referenceTo = [target]
+            case .array(let targets)?: referenceTo = targets.compactMap(\.stringValue)
+            default: break
+            }
+            guard !referenceTo.isEmpty else { throw reader2.failure("a reference field needs \"referenceTo\"") }
+        }
+        let defaultRelationship =
+            name.hasSuffix("__c") ? String(name.dropLast(3)) + "__r" : (name.hasSuffix("Id") ? String(name.dropLast(2)) : name + "__r")
+        let childDefault = object.labelPlural.replacingOccurrences(of: " ", with: "") + (name.hasSuffix("__c") ? "__r" : "")
+        let isNillable = try reader2.bool("nillable") ?? !(try reader2.bool("required") ?? false)
+        return OrgField(
+            name: name, label: try reader2.string("label"), type: type, length: try reader2.integer("length"),
+            referenceTo: referenceTo,
+            relationshipName: type == .reference ? try reader2.optionalString("relationshipName", default: defaultRelationship) : nil,
+            childRelationshipName: type == .reference ? try reader2.optionalString("childRelationshipName", default: childDefault) : nil,
+            isExternalID: try reader2.bool("externalId") ?? false, isUnique: try reader2.bool("unique") ?? false,
+            isCreateable: try reader2.bool("createable") ?? true, isUpdateable: try reader2.bool("updateable") ?? true,
+            isNillable: isNillable, isDefaultedOnCreate: try reader2.bool("defaultedOnCreate") ?? (json["defaultValue"] != nil),
+            isCustom: try reader2.bool("custom"),
+            picklistValues: (try reader2.array("picklistValues") ?? []).compactMap(\.stringValue),
+            defaultValue: json["defaultValue"]
+        )
+    }
+
+    private static func validateReferences(_ schema: OrgSchema, source: String) throws {
+        for object in schema.objects {
+            for field in object.fields {
+                for target in field.referenceTo where schema.object(named: target) == nil {
+                    throw OrgError.invalidInput(
+                        "\(source): object '\(object.name)' field '\(field.name)': referenceTo names '\(target)', which is not an object of the schema"
+                    )
+                }
+            }
+        }
+    }
+
+    private static func isValidName(_ name: String) -> Bool {
+        guard let first = name.first, first.isASCII, first.isLetter else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    /// Typed access to one JSON object of the schema document, with located errors.
+    private struct Reader {
+        let json: OrgJSONObject
+        let location: String
+
+        func failure(_ message: String) -> OrgError { OrgError.invalidInput("\(location): \(message)") }
+
+        func rejectUnknownKeys(_ known: Set<String>) throws {
+            if let unknown = json.keys.first(where: { !known.contains($0) }) {
+                throw failure("unknown key '\(unknown)'; expected one of \(known.sorted().joined(separator: ", "))")
+            }
+        }
+
+        func requiredString(_ key: String) throws -> String {
+            guard let value = try string(key) else { throw failure("missing \"\(key)\"") }
+            return value
+        }
+
+        func string(_ key: String) throws -> String? {
+            switch json[key] {
+            case nil, .null?: return nil
+            case .string(let value)?: return value
+            default: throw failure("\"\(key)\" must be a string")
+            }
+        }
+
+        /// A string that may be explicitly `null` (→ `nil`); absent → `fallback`.
+        func optionalString(_ key: String, default fallback: String) throws -> String? {
+            switch json[key] {
+            case nil: return fallback
+            case .null?: return nil
+            case .string(let value)?: return value
+            default: throw failure("\"\(key)\" must be a string or null")
+            }
+        }
+
+        func bool(_ key: String) throws -> Bool? {
+            switch json[key] {
+            case nil, .null?: return nil
+            case .bool(let value)?: return value
+            default: throw failure("\"\(key)\" must be true or false")
+            }
+        }
+
+        func integer(_ key: String) throws -> Int? {
+            switch json[key] {
+            case nil, .null?: return nil
+            case .integer(let value)? where value >= 0 && value < 1_000_000: return Int(value)
+            default: throw failure("\"\(key)\" must be a non-negative integer")
+            }
+        }
+
+        func array(_ key: String) throws -> [OrgJSONValue]? {
+            switch json[key] {
+            case nil, .null?: return nil
+            case .array(let value)?: return value
+            default: throw failure("\"\(key)\" must be an array")
+            }
+        }
+    }
+}

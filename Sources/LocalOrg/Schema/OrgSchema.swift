@@ -1,0 +1,88 @@
+/// The sObject types of a local org: the built-in standard objects plus custom objects and fields from
+/// a schema file (see `OrgSchema+File.swift`).
+///
+/// ```swift
+/// var schema = OrgSchema.standard
+/// try schema.merge(contentsOf: URL(fileURLWithPath: "schema.json"))
+/// let database = try OrgDatabase(directory: dataDirectory, schema: schema)
+/// ```
+public struct OrgSchema: Sendable, Equatable {
+    /// The objects in definition order.
+    public private(set) var objects: [OrgObject]
+    private var objectIndex: [String: Int]
+
+    /// Creates a schema from objects; names are unique ignoring case (a later object replaces an earlier one).
+    public init(objects: [OrgObject]) {
+        self.objects = []
+        self.objectIndex = [:]
+        for object in objects { addOrReplace(object) }
+    }
+
+    /// The object named `name`, ignoring case.
+    public func object(named name: String) -> OrgObject? {
+        objectIndex[name.lowercased()].map { objects[$0] }
+    }
+
+    /// The object whose key prefix starts `id`.
+    public func object(forID id: String) -> OrgObject? {
+        let prefix = id.prefix(3)
+        return objects.first { $0.keyPrefix == prefix }
+    }
+
+    /// Adds an object or replaces the one with the same name.
+    public mutating func addOrReplace(_ object: OrgObject) {
+        if let index = objectIndex[object.name.lowercased()] {
+            objects[index] = object
+        } else {
+            objectIndex[object.name.lowercased()] = objects.count
+            objects.append(object)
+        }
+    }
+
+    /// The child relationships of `object`: every lookup elsewhere that points at it and has a child
+    /// relationship name, in schema order.
+    public func childRelationships(of object: String) -> [OrgChildRelationship] {
+        let target = object.lowercased()
+        var result: [OrgChildRelationship] = []
+        for child in objects {
+            for field in child.fields where field.referenceTo.contains(where: { $0.lowercased() == target }) {
+                result.append(
+                    OrgChildRelationship(
+                        childObject: child.name, field: field.name, relationshipName: field.childRelationshipName
+                    )
+                )
+            }
+        }
+        return result
+    }
+
+    /// The child relationship of `object` named `name` (ignoring case), as used by a subquery's FROM.
+    public func childRelationship(of object: String, named name: String) -> OrgChildRelationship? {
+        let lowered = name.lowercased()
+        return childRelationships(of: object).first { $0.relationshipName?.lowercased() == lowered }
+    }
+
+    /// A key prefix not used by any object, of the form `a01`, `a02`, … `a0Z`, `a10`, ….
+    func unusedCustomKeyPrefix() -> String {
+        let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        let used = Set(objects.map(\.keyPrefix))
+        for first in digits {
+            for second in digits.dropFirst() {
+                let prefix = "a\(first)\(second)"
+                if !used.contains(prefix) { return prefix }
+            }
+        }
+        return "a00"
+    }
+}
+
+/// A child relationship: a lookup on `childObject` through `field` that a parent query can follow
+/// with a subquery on `relationshipName`.
+public struct OrgChildRelationship: Sendable, Equatable {
+    /// The child object (`Contact`).
+    public var childObject: String
+    /// The lookup field on the child (`AccountId`).
+    public var field: String
+    /// The name a subquery uses (`Contacts`); `nil` when the relationship cannot be queried.
+    public var relationshipName: String?
+}

@@ -1,0 +1,215 @@
+import Foundation
+
+/// Every message the local org's data layer produces, built in one place.
+///
+/// Wording follows Salesforce where it is known (salesforce-rest.md §6.2); field values never appear,
+/// record IDs and names do.
+extension OrgError {
+    static func notAvailable(_ feature: String) -> OrgError {
+        OrgError(status: 501, code: Code("NOT_IMPLEMENTED"), message: "\(feature) is not available in the local org yet")
+    }
+
+    static func jsonParse(reason: String, line: Int, column: Int) -> OrgError {
+        OrgError(status: 400, code: .jsonParserError, message: "\(reason) at [line:\(line), column:\(column)]")
+    }
+
+    // MARK: Queries
+
+    static func malformedQuery(_ message: String) -> OrgError {
+        OrgError(status: 400, code: .malformedQuery, message: message)
+    }
+
+    static func invalidType(_ object: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidType,
+            message: "sObject type '\(object)' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name. Please reference your WSDL or the describe call for the appropriate names."
+        )
+    }
+
+    static func noSuchColumn(_ field: String, object: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidField, message: "No such column '\(field)' on entity '\(object)'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names."
+        )
+    }
+
+    static func noSuchRelationship(_ relationship: String, object: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidField, message: "Didn't understand relationship '\(relationship)' in field path. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names."
+                + " (object '\(object)')"
+        )
+    }
+
+    static func polymorphicTraversal(_ relationship: String, object: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidField,
+            message: "Relationship '\(relationship)' on '\(object)' is polymorphic; the local org cannot traverse it. Query the lookup ID instead."
+        )
+    }
+
+    static func filterValueType(field: String, expected: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidQueryFilterOperator,
+            message: "value of filter criterion for field '\(field)' must be of type \(expected)"
+        )
+    }
+
+    static func invalidIDFilter(_ value: String) -> OrgError {
+        OrgError(status: 400, code: .invalidQueryFilterOperator, message: "invalid ID field: \(value)")
+    }
+
+    static func unsupportedQuery(_ what: String) -> OrgError {
+        OrgError(status: 400, code: .malformedQuery, message: what)
+    }
+
+    static func offsetTooLarge(_ offset: Int) -> OrgError {
+        OrgError(
+            status: 400, code: .numberOutsideValidRange,
+            message: "Maximum SOQL offset allowed is 2000 (OFFSET \(offset))"
+        )
+    }
+
+    static func invalidLocator(_ locator: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidQueryLocator,
+            message: "invalid query locator '\(locator)': it is unknown or has expired; run the query again"
+        )
+    }
+
+    static func malformedSearch(_ message: String) -> OrgError {
+        OrgError(status: 400, code: .malformedSearch, message: message)
+    }
+
+    // MARK: Records
+
+    static func notFound() -> OrgError {
+        OrgError(status: 404, code: .notFound, message: "The requested resource does not exist")
+    }
+
+    static func entityIsDeleted() -> OrgError {
+        OrgError(status: 404, code: .entityIsDeleted, message: "entity is deleted")
+    }
+
+    static func malformedID(_ id: String, field: String? = nil) -> OrgError {
+        let subject = field.map { "\($0): " } ?? ""
+        return OrgError(
+            status: 400, code: .malformedID, message: "\(subject)invalid ID value '\(id)'",
+            fields: field.map { [$0] } ?? []
+        )
+    }
+
+    static func wrongIDType(_ id: String, object: String) -> OrgError {
+        OrgError(
+            status: 404, code: .notFound,
+            message: "Provided external ID field does not exist or is not accessible: \(id) is not an ID of \(object)"
+        )
+    }
+
+    static func unknownField(_ field: String, object: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidField, message: "No such column '\(field)' on sobject of type \(object)",
+            fields: [field]
+        )
+    }
+
+    static func notWritable(_ fields: [String]) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidFieldForInsertUpdate,
+            message: "Unable to create/update fields: \(fields.joined(separator: ", ")). Please check the security settings of this field and verify that it is read/write for your profile or permission set.",
+            fields: fields
+        )
+    }
+
+    static func objectNotWritable(_ object: String) -> OrgError {
+        OrgError(
+            status: 400, code: Code("INVALID_TYPE_FOR_OPERATION"),
+            message: "entity type \(object) does not support this operation"
+        )
+    }
+
+    static func requiredFieldsMissing(_ fields: [String]) -> OrgError {
+        OrgError(
+            status: 400, code: .requiredFieldMissing,
+            message: "Required fields are missing: [\(fields.joined(separator: ", "))]", fields: fields
+        )
+    }
+
+    static func duplicateValue(field: String, existingID: String) -> OrgError {
+        OrgError(
+            status: 400, code: .duplicateValue,
+            message: "duplicate value found: \(field) duplicates value on record with id: \(existingID)",
+            fields: [field]
+        )
+    }
+
+    static func stringTooLong(field: String, label: String, length: Int) -> OrgError {
+        OrgError(
+            status: 400, code: .stringTooLong, message: "\(label): data value too large (max length=\(length))",
+            fields: [field]
+        )
+    }
+
+    static func invalidEmail(field: String, label: String) -> OrgError {
+        OrgError(status: 400, code: .invalidEmailAddress, message: "\(label): invalid email address", fields: [field])
+    }
+
+    static func valueType(field: String, expected: String, found: String) -> OrgError {
+        OrgError(
+            status: 400, code: .jsonParserError,
+            message: "Cannot deserialize instance of \(expected) from \(found) value for field '\(field)'",
+            fields: [field]
+        )
+    }
+
+    static func invalidCrossReference(field: String, id: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidCrossReferenceKey,
+            message: "invalid cross reference id: \(field) does not point to an existing record (\(id))", fields: [field]
+        )
+    }
+
+    static func wrongReferenceType(field: String, id: String, expected: [String]) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidCrossReferenceKey,
+            message: "\(field): id value of incorrect type: \(id) (expected \(expected.joined(separator: " or ")))",
+            fields: [field]
+        )
+    }
+
+    static func notExternalID(field: String, object: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidField,
+            message: "Field name provided, \(field) is not an External ID or indexed field for \(object)",
+            fields: [field]
+        )
+    }
+
+    static func externalIDMismatch(field: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidField,
+            message: "The value of \(field) in the request body does not match the value in the URL", fields: [field]
+        )
+    }
+
+    static func multipleMatches(object: String, ids: [String]) -> OrgError {
+        var error = OrgError(
+            status: 300, code: .multipleChoices,
+            message: "More than one record matches the external ID value: \(ids.joined(separator: ", "))"
+        )
+        error.matchingRecords = (object, ids)
+        return error
+    }
+
+    static func preconditionFailed(_ reason: String) -> OrgError {
+        OrgError(status: 412, code: .preconditionFailed, message: reason)
+    }
+
+    // MARK: Storage, schema and seed input
+
+    static func storage(_ operation: String, _ underlying: any Error) -> OrgError {
+        OrgError(status: 500, code: .storage, message: "\(operation) failed: \(underlying)")
+    }
+
+    static func invalidInput(_ message: String) -> OrgError {
+        OrgError(status: 400, code: .invalidInput, message: message)
+    }
+}

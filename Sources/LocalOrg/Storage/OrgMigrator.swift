@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+
+/// Creates and upgrades the SQLite layout of a local org: bookkeeping tables, one table per object,
+/// the persisted schema, and the org's own `Organization` and `User` records.
+enum OrgMigrator {
+    struct Opened {
+        var schema: OrgSchema
+        var organizationID: String
+        var userID: String
+    }
+
+    static func open(_ pool: DatabasePool, schema requested: OrgSchema?, configuration: OrgDatabase.Configuration)
+        throws -> Opened
+    {
+        do {
+            return try pool.write { db in
+                try createBookkeeping(db)
+                let stored = try storedSchema(db)
+                let schema = requested ?? stored ?? .standard
+                if let stored { try checkCompatible(schema, with: stored) }
+                for object in schema.objects { try createTable(for: object, db) }
+                if requested != nil || stored == nil {
+                    try OrgMeta.setText(OrgSchemaCoding.encode(schema).jsonText, for: .schema, db)
+                }
+                let context = OrgContext(
+                    schema: schema, configuration: configuration, organizationID: "", userID: ""
+                )
+                let (organizationID, userID) = try ensureOrgRecords(db, context: context)
+                return Opened(schema: schema, organizationID: organizationID, userID: userID)
+            }
+        } catch let error as OrgError {
+            throw error
+        } catch {
+            throw OrgError.storage("Preparing the local org database", error)
+        }
+    }
+
+    private static func createBookkeeping(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS _org_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+                INSERT OR IGNORE INTO _org_meta (key, value) VALUES ('clock', 0), ('ids', 0);
+                CREATE TABLE IF NOT EXISTS _org_cursor (
+                    id TEXT PRIMARY KEY, soql TEXT NOT NULL, includeDeleted INTEGER NOT NULL,
+                    totalSize INTEGER NOT NULL, firstSeq INTEGER NOT NULL, createdAt INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS _org_cursor_rows (seq INTEGER PRIMARY KEY, rid INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS _org_recent (
+                    id TEXT PRIMARY KEY, object TEXT NOT NULL, at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS _org_recent_at ON _org_recent (at);
+                """
+        )
+    }
+
+    private static func storedSchema(_ db: Database) throws -> OrgSchema? {
+        guard let text = try OrgMeta.text(for: .schema, db) else { return nil }
+        return try OrgSchemaCoding.decode(OrgJSONValue.decode(Data(text.utf8)), base: OrgSchema(objects: []), source: "stored schema")
+    }
+
+    private static func checkCompatible(_ schema: OrgSchema, with stored: OrgSchema) throws {
+        for object in schema.objects {
+            guard let old = stored.object(named: object.name) else { continue }
+            for field in object.fields {
+                if let oldField = old.field(named: field.name), oldField.type.columnDeclaration != field.type.columnDeclaration {
+                    throw OrgError.invalidInput(
+                        "field '\(object.name).\(field.name)' is stored as \(oldField.type.rawValue) but the schema declares \(field.type.rawValue); use a new data directory to change a field's type"
+                    )
+                }
+            }
+            if old.keyPrefix != object.keyPrefix {
+                throw OrgError.invalidInput(
+                    "object '\(object.name)' is stored with key prefix '\(old.keyPrefix)' but the schema declares '\(object.keyPrefix)'"
+                )
+            }
+        }
+    }
+
+    static func createTable(for object: OrgObject, _ db: Database) throws {
+        let table = OrgSQL.identifier(object.name)
+        if try db.tableExists(object.name) {
+            let existing = Set(try db.columns(in: object.name).map { $0.name.lowercased() })
+            for field in object.fields where !existing.contains(field.name.lowercased()) {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(columnDefinition(field))")
+            }
+        } else {
+            let columns = object.fields.map(columnDefinition).joined(separator: ", ")
+            try db.execute(sql: "CREATE TABLE \(table) (\(columns))")
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(indexName(object, "Id")) ON \(table) (\"Id\")")
+        for field in object.fields where needsIndex(field) {
+            try db.execute(
+                sql: "CREATE INDEX IF NOT EXISTS \(indexName(object, field.name)) ON \(table) (\(OrgSQL.identifier(field.name)))"
+            )
+        }
+    }
+
+    private static func needsIndex(_ field: OrgField) -> Bool {
+        ["LastModifiedDate", "SystemModstamp"].contains(field.name) || field.type == .reference || field.isExternalID
+            || field.isUnique
+    }
+
+    private static func indexName(_ object: OrgObject, _ field: String) -> String {
+        OrgSQL.identifier("_org_idx_\(object.name)_\(field)")
+    }
+
+    private static func columnDefinition(_ field: OrgField) -> String {
+        OrgSQL.identifier(field.name) + " " + field.type.columnDeclaration
+    }
+
+    private static func ensureOrgRecords(_ db: Database, context: OrgContext) throws -> (String, String) {
+        if let organizationID = try OrgMeta.text(for: .organizationID, db), let userID = try OrgMeta.text(for: .userID, db) {
+            return (organizationID, userID)
+        }
+        let writer = OrgWriter(db: db, context: context)
+        let userID = try writer.insert(
+            "User",
+            fields: [
+                "Username": "admin@localorg.invalid", "FirstName": "Local", "LastName": "Admin",
+                "Email": "admin@localorg.invalid", "Alias": "ladmin",
+            ],
+            mode: .system
+        )
+        let organizationID = try writer.insert(
+            "Organization",
+            fields: [
+                "Name": "Local Org", "IsSandbox": false, "OrganizationType": "Developer Edition",
+                "InstanceName": "LOCAL",
+            ],
+            mode: .system
+        )
+        // The user created itself: point its audit lookups at its own ID.
+        try db.execute(
+            sql: "UPDATE \"User\" SET \"CreatedById\" = ?, \"LastModifiedById\" = ? WHERE \"Id\" = ?",
+            arguments: [userID, userID, userID]
+        )
+        try db.execute(
+            sql: "UPDATE \"Organization\" SET \"CreatedById\" = ?, \"LastModifiedById\" = ? WHERE \"Id\" = ?",
+            arguments: [userID, userID, organizationID]
+        )
+        try OrgMeta.setText(organizationID, for: .organizationID, db)
+        try OrgMeta.setText(userID, for: .userID, db)
+        return (organizationID, userID)
+    }
+}
+
+/// The `_org_meta` key-value table: persisted schema, org IDs, the monotonic clock and the ID counter.
+enum OrgMeta {
+    enum Key: String {
+        case schema, organizationID, userID, clock, ids
+    }
+
+    static func text(for key: Key, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM _org_meta WHERE key = ?", arguments: [key.rawValue])
+    }
+
+    static func setText(_ value: String, for key: Key, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO _org_meta (key, value) VALUES (?, ?)", arguments: [key.rawValue, value]
+        )
+    }
+
+    /// The next modification stamp: `max(now, last + 1)` milliseconds, so stamps strictly increase.
+    static func nextStamp(now: Int64, _ db: Database) throws -> Int64 {
+        let statement = try db.cachedStatement(
+            sql: "UPDATE _org_meta SET value = max(value + 1, ?) WHERE key = 'clock' RETURNING value"
+        )
+        return try Int64.fetchOne(statement, arguments: [now]) ?? now
+    }
+
+    /// Moves the clock forward to at least `stamp` (after seeding explicit audit dates).
+    static func advanceClock(to stamp: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE _org_meta SET value = max(value, ?) WHERE key = 'clock'", arguments: [stamp])
+    }
+
+    /// The next value of the record ID counter.
+    static func nextIDCounter(_ db: Database) throws -> Int64 {
+        let statement = try db.cachedStatement(sql: "UPDATE _org_meta SET value = value + 1 WHERE key = 'ids' RETURNING value")
+        return try Int64.fetchOne(statement) ?? 1
+    }
+}

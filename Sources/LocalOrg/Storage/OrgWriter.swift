@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+
+/// Record writes inside one ``OrgDatabase/write(_:)`` transaction, with Salesforce's validation and
+/// error codes.
+///
+/// Every method throws ``OrgError``. A failed call leaves the records unchanged; wrap a call in
+/// ``savepoint(_:)`` to keep going after it in the same transaction (non-`allOrNone` batches).
+///
+/// ```swift
+/// let results = try org.write { writer in
+///     records.map { record in Result { try writer.savepoint { try writer.create("Contact", fields: record) } } }
+/// }
+/// ```
+public final class OrgWriter {
+    let db: Database
+    let context: OrgContext
+
+    init(db: Database, context: OrgContext) {
+        self.db = db
+        self.context = context
+    }
+
+    /// How much a write may do beyond what the REST API allows.
+    enum Mode {
+        /// The REST API's rules.
+        case api
+        /// Seeding: audit fields (`CreatedDate`, `LastModifiedDate`, `SystemModstamp`, `CreatedById`,
+        /// `LastModifiedById`) may be set.
+        case seed
+        /// The org's own bookkeeping: any field of any object.
+        case system
+    }
+
+    static let auditFields: Set<String> = [
+        "createddate", "lastmodifieddate", "systemmodstamp", "createdbyid", "lastmodifiedbyid",
+    ]
+
+    // MARK: Public API
+
+    /// Creates a record and returns its 18-character ID.
+    ///
+    /// A body may carry `attributes` (ignored). Omitted fields get their defaults (`OwnerId` = the
+    /// org's user, Booleans `false`).
+    /// - Throws: ``OrgError`` `NOT_FOUND` (unknown object), `INVALID_FIELD`, `INVALID_FIELD_FOR_INSERT_UPDATE`,
+    ///   `REQUIRED_FIELD_MISSING`, `JSON_PARSER_ERROR`, `STRING_TOO_LONG`, `INVALID_EMAIL_ADDRESS`,
+    ///   `MALFORMED_ID`, `INVALID_CROSS_REFERENCE_KEY`, `DUPLICATE_VALUE` (400).
+    @discardableResult
+    public func create(_ object: String, fields: OrgJSONObject) throws -> String {
+        try insert(object, fields: fields, mode: .api)
+    }
+
+    /// Updates the given fields of a record (`null` clears a field) and stamps it.
+    ///
+    /// An `Id` member equal to `id` is ignored (collection updates carry it).
+    /// - Throws: ``OrgError`` `NOT_FOUND` / `ENTITY_IS_DELETED` (404), `PRECONDITION_FAILED` (412), and the
+    ///   validation errors of ``create(_:fields:)``.
+    public func update(
+        _ object: String, id: String, fields: OrgJSONObject, preconditions: [OrgPrecondition] = []
+    ) throws {
+        let type = try context.recordObject(object)
+        let row = try liveRow(type, id: id)
+        try check(preconditions, against: row)
+        try applyUpdate(type, row: row, fields: fields, mode: .api)
+    }
+
+    /// Moves a record to the Recycle Bin (`IsDeleted = true`); it stays visible to `queryAll`.
+    /// - Throws: ``OrgError`` `NOT_FOUND` or `ENTITY_IS_DELETED` (404).
+    public func delete(_ object: String, id: String) throws {
+        let type = try context.recordObject(object)
+        let row = try liveRow(type, id: id)
+        guard type.isWritable else { throw OrgError.objectNotWritable(type.name) }
+        let stamp = try OrgMeta.nextStamp(now: context.nowMilliseconds, db)
+        try db.execute(
+            sql: """
+                UPDATE \(OrgSQL.identifier(type.name)) SET "IsDeleted" = 1, "LastModifiedDate" = ?,
+                "SystemModstamp" = ?, "LastModifiedById" = ? WHERE rowid = ?
+                """,
+            arguments: [stamp, stamp, context.userID, row.rowID]
+        )
+        try db.execute(sql: "DELETE FROM _org_recent WHERE id = ?", arguments: [row.id])
+    }
+
+    /// Deletes the record with this ID, whatever its object (sObject Collections delete).
+    /// - Returns: The object's API name.
+    /// - Throws: ``OrgError`` `MALFORMED_ID` (400), `NOT_FOUND` / `ENTITY_IS_DELETED` (404).
+    @discardableResult
+    public func delete(id: String) throws -> String {
+        guard let normalized = OrgRecordID.normalize(id) else { throw OrgError.malformedID(id) }
+        guard let object = context.schema.object(forID: normalized) else { throw OrgError.notFound() }
+        try delete(object.name, id: normalized)
+        return object.name
+    }
+
+    /// Creates or updates the record whose `externalIDField` equals `value` (§4.2). With `Id` as the
+    /// field, an empty value creates and an ID updates.
+    /// - Throws: ``OrgError`` `NOT_FOUND` (404) for an unknown field, `INVALID_FIELD` (400) for a field that
+    ///   is not an external ID, 300 with ``OrgError/matchingRecords`` when several records match, and the
+    ///   errors of ``create(_:fields:)`` / ``update(_:id:fields:preconditions:)``.
+    public func upsert(_ object: String, externalIDField: String, value: String, fields: OrgJSONObject) throws
+        -> OrgUpsertResult
+    {
+        let type = try context.recordObject(object)
+        guard let keyField = type.field(named: externalIDField) else { throw OrgError.notFound() }
+        var body = fields
+        body.removeValue(forCaseInsensitiveKey: "attributes")
+        if keyField.type == .id {
+            body.removeValue(forCaseInsensitiveKey: "Id")
+            if value.isEmpty { return OrgUpsertResult(id: try insert(type.name, fields: body, mode: .api), created: true) }
+            let row = try liveRow(type, id: value)
+            try applyUpdate(type, row: row, fields: body, mode: .api)
+            return OrgUpsertResult(id: row.id, created: false)
+        }
+        guard keyField.isExternalID else { throw OrgError.notExternalID(field: keyField.name, object: type.name) }
+        let key = try OrgValueCoercion.databaseValue(.string(value), for: keyField)
+        if let given = body.value(forCaseInsensitiveKey: keyField.name) {
+            guard try OrgValueCoercion.databaseValue(given, for: keyField) == key
+                || (keyField.type.isText && given.stringValue?.lowercased() == value.lowercased())
+            else { throw OrgError.externalIDMismatch(field: keyField.name) }
+            body.removeValue(forCaseInsensitiveKey: keyField.name)
+        }
+        let matches = try String.fetchAll(
+            db,
+            sql: """
+                SELECT "Id" FROM \(OrgSQL.identifier(type.name))
+                WHERE \(OrgSQL.identifier(keyField.name)) = ? AND "IsDeleted" = 0 ORDER BY rowid LIMIT 200
+                """,
+            arguments: [key]
+        )
+        switch matches.count {
+        case 0:
+            body[keyField.name] = .string(value)
+            return OrgUpsertResult(id: try insert(type.name, fields: body, mode: .api), created: true)
+        case 1:
+            let row = try liveRow(type, id: matches[0])
+            try applyUpdate(type, row: row, fields: body, mode: .api)
+            return OrgUpsertResult(id: row.id, created: false)
+        default:
+            throw OrgError.multipleMatches(object: type.name, ids: matches)
+        }
+    }
+
+    /// Runs `body` in a savepoint: when it throws, only its own writes are rolled back and the error
+    /// is rethrown; the enclosing transaction goes on.
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        var result: Result<T, any Error>?
+        try db.inSavepoint {
+            do {
+                result = .success(try body())
+                return .commit
+            } catch {
+                result = .failure(error)
+                return .rollback
+            }
+        }
+        guard let result else { throw OrgError.storage("A savepoint", OrgError.notAvailable("savepoint result")) }
+        return try result.get()
+    }
+
+    /// Runs a SOQL query inside the transaction (composite requests), returning its first page.
+    public func query(_ soql: String, includeDeleted: Bool = false, pageSize: Int = 2000, apiVersion: String) throws
+        -> OrgQueryPage
+    {
+        try OrgQueryRunner(db: db, context: context).query(
+            soql, includeDeleted: includeDeleted, pageSize: pageSize, apiVersion: apiVersion
+        )
+    }
+
+    /// The API name of the object an ID belongs to (by key prefix), if any.
+    public func objectName(forID id: String) -> String? {
+        context.schema.object(forID: id)?.name
+    }
+}
+
+@available(*, unavailable)
+extension OrgWriter: Sendable {}

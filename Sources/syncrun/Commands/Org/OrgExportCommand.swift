@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import LocalOrg
+
+/// `syncrun org export`: writes a local org's records as Salesforce CLI data-tree files with a plan.
+struct OrgExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a local org's records as data-tree files and a plan.",
+        discussion: """
+            Writes {Type}s.json per object and {Types}-plan.json, with lookups between exported records as \
+            '@{Type}Ref{n}'; 'syncrun org seed' (or 'sf data import tree --plan') loads them back.
+            """
+    )
+
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+    }
+
+    @Option(name: .long, help: "The local org's data directory.")
+    var data: String
+
+    @Option(name: .long, help: "The directory to write the files to (created if missing).")
+    var output: String
+
+    @Option(name: .customLong("object"), help: "An object to export (repeatable; default: every object with records).")
+    var objects: [String] = []
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    func validate() throws {
+        let database = URL(fileURLWithPath: data).appendingPathComponent(OrgDatabase.fileName)
+        if !FileManager.default.fileExists(atPath: database.path) {
+            throw ValidationError("No local org in '\(data)': '\(database.path)' does not exist.")
+        }
+    }
+
+    func run() async throws {
+        let report: OrgExportReport
+        do {
+            let database = try OrgDatabase(directory: URL(fileURLWithPath: data))
+            report = try OrgExporter(database: database).export(objects: objects, to: URL(fileURLWithPath: output))
+        } catch let error as OrgError {
+            throw CLIError(error.message)
+        }
+        switch format {
+        case .json:
+            try StandardStreams.writeJSON(
+                ExportSummary(
+                    plan: report.planFile.path, files: report.files.map(\.path),
+                    objects: report.counts.map { ExportSummary.Count(object: $0.object, records: $0.count) },
+                    droppedReferences: report.droppedReferences
+                )
+            )
+        case .text:
+            var text = ""
+            for (object, count) in report.counts { text += "\(object): \(count) record\(count == 1 ? "" : "s")\n" }
+            text += "wrote \(report.planFile.path)\n"
+            if report.droppedReferences > 0 {
+                text += "note: \(report.droppedReferences) lookup(s) point at records that were not exported and were left out\n"
+            }
+            StandardStreams.write(text)
+        }
+    }
+}
+
+/// The JSON output of `syncrun org export --format json`.
+private struct ExportSummary: Encodable {
+    struct Count: Encodable {
+        var object: String
+        var records: Int
+    }
+
+    var plan: String
+    var files: [String]
+    var objects: [Count]
+    var droppedReferences: Int
+}

@@ -1,0 +1,210 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LocalOrg
+import Logging
+
+/// `syncrun org serve`: serves the org stored in a data directory until SIGINT or SIGTERM.
+struct OrgServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a local org (SQLite in DIR) over the Salesforce REST API.",
+        discussion: """
+            Prints the org's URL and token on start: as one JSON line with --format json or when standard \
+            output is not a terminal ({"url", "port", "accessToken", "refreshToken", "dataDirectory"}), \
+            otherwise as text. Runs until interrupted (SIGINT or SIGTERM), then stops gracefully. Data \
+            persists in DIR across restarts.
+            """
+    )
+
+    /// How the start-up line is printed.
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Option(name: .long, help: ArgumentHelp("The data directory (created if missing).", valueName: "dir"))
+    var data: String
+
+    @Option(name: .long, help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port; 0 picks a free one.")
+    var port = 8443
+
+    @Option(name: .long, help: ArgumentHelp("The access token clients must send (generated when omitted).", valueName: "token"))
+    var token: String?
+
+    @Option(name: .long, help: ArgumentHelp("The refresh token the OAuth refresh grant accepts (generated when omitted).", valueName: "token"))
+    var refreshToken: String?
+
+    @Option(name: .long, help: ArgumentHelp("A JSON schema file adding custom objects and fields.", valueName: "file"))
+    var schema: String?
+
+    @Option(name: .long, help: ArgumentHelp("Force the query page size (tests; the real minimum is 200).", valueName: "n"))
+    var pageSize: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Probability (0…1) of answering a random 500 or 503.", valueName: "p"))
+    var failRate: Double = 0
+
+    @Option(name: .long, help: ArgumentHelp("Seed of the --fail-rate draws, for reproducible runs.", valueName: "seed"))
+    var failSeed: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp("Milliseconds added before every response.", valueName: "ms"))
+    var latency: Int = 0
+
+    @Option(name: .long, help: ArgumentHelp("Serve N requests, then drop every later connection unanswered.", valueName: "n"))
+    var failAfter: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The API request allocation; once used, 403 REQUEST_LIMIT_EXCEEDED.", valueName: "n"))
+    var requestLimit: Int = 100_000
+
+    @Option(name: .long, help: ArgumentHelp("Append one JSON line per request (method, path, status, duration).", valueName: "file"))
+    var log: String?
+
+    @Option(name: .long, help: ArgumentHelp("PEM certificate that verifies JWT bearer assertions.", valueName: "file"))
+    var jwtCert: String?
+
+    @Option(name: .long, help: ArgumentHelp("Require this client ID (JWT 'iss', refresh 'client_id').", valueName: "id"))
+    var clientID: String?
+
+    @Option(name: .long, help: ArgumentHelp("PEM certificate (chain) to serve HTTPS with; needs --tls-key.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(name: .long, help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(name: .long, help: "Start-up output: text or json (json when stdout is not a terminal).")
+    var format: OutputFormat?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, not \(failRate)") }
+        guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
+        if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
+        if let failAfter, failAfter < 0 { throw ValidationError("--fail-after must not be negative") }
+        guard requestLimit >= 0 else { throw ValidationError("--request-limit must not be negative") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together; give both or neither")
+        }
+    }
+
+    mutating func run() async throws {
+        let configuration = try makeConfiguration()
+        let directory = URL(fileURLWithPath: data, isDirectory: true)
+        let server: LocalOrgServer
+        do {
+            var orgSchema: OrgSchema?
+            if let schema {
+                orgSchema = try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: schema))
+            }
+            let database = try OrgDatabase(directory: directory, schema: orgSchema)
+            server = try LocalOrgServer(configuration: configuration, database: database)
+        } catch let error as OrgError {
+            throw CLIError(error.message)
+        }
+        let signals = ShutdownSignals()
+        let useJSON = format == .json || (format == nil && !StandardStreams.isOutputTerminal)
+        do {
+            try await server.withRunningServer { endpoint in
+                announce(endpoint, directory: directory, json: useJSON)
+                await signals.wait()
+            }
+        } catch let error as OrgError {
+            throw CLIError(error.message)
+        } catch {
+            throw CLIError("the local org stopped: \(error)")
+        }
+        if !useJSON { StandardStreams.writeError("local org stopped\n") }
+    }
+
+    private func makeConfiguration() throws -> LocalOrgConfiguration {
+        var configuration = LocalOrgConfiguration(
+            host: host, port: port, accessToken: token, refreshToken: refreshToken, clientID: clientID,
+            pageSize: pageSize, apiRequestLimit: requestLimit,
+            faults: FaultConfiguration(
+                failureRate: failRate, seed: failSeed, latency: .milliseconds(latency), failAfter: failAfter),
+            requestLogURL: log.map { URL(fileURLWithPath: $0) }
+        )
+        if let jwtCert {
+            configuration.jwtBearer = JWTBearerSettings(certificatePEM: try readText(jwtCert, option: "--jwt-cert"), clientID: clientID)
+        }
+        if let tlsCert, let tlsKey {
+            configuration.tls = TLSSettings(
+                certificateChainPEM: try readText(tlsCert, option: "--tls-cert"),
+                privateKeyPEM: try readText(tlsKey, option: "--tls-key"))
+        }
+        return configuration
+    }
+
+    private func readText(_ path: String, option: String) throws -> String {
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CLIError.usage("\(option): cannot read '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    private func announce(_ endpoint: LocalOrgEndpoint, directory: URL, json: Bool) {
+        if json {
+            let line = StartLine(
+                url: endpoint.baseURL.absoluteString, port: endpoint.port, accessToken: endpoint.accessToken,
+                refreshToken: endpoint.refreshToken, dataDirectory: directory.path)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if var data = try? encoder.encode(line) {
+                data.append(0x0A)
+                StandardStreams.write(data)
+            }
+        } else {
+            StandardStreams.write(
+                """
+                Local org serving \(directory.path)
+                  URL:           \(endpoint.baseURL.absoluteString)
+                  access token:  \(endpoint.accessToken)
+                  refresh token: \(endpoint.refreshToken)
+                Press Ctrl-C to stop.
+
+                """)
+        }
+    }
+
+    /// The JSON start-up line.
+    private struct StartLine: Encodable {
+        var url: String
+        var port: Int
+        var accessToken: String
+        var refreshToken: String
+        var dataDirectory: String
+    }
+}
+
+/// Waits for SIGINT or SIGTERM, so `org serve` can stop gracefully instead of being killed.
+///
+/// `@unchecked Sendable` is sound: `sources` and `stream` are set once in `init` and never mutated;
+/// the dispatch sources are only cancelled in `deinit`, and `AsyncStream` is itself thread-safe.
+private final class ShutdownSignals: @unchecked Sendable {
+    private let sources: [any DispatchSourceSignal]
+    private let stream: AsyncStream<Int32>
+
+    /// Starts catching SIGINT and SIGTERM (their default action, terminating, is disabled).
+    init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        self.stream = stream
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Returns when the first signal arrives.
+    func wait() async {
+        for await _ in stream { return }
+    }
+
+    deinit {
+        sources.forEach { $0.cancel() }
+    }
+}
