@@ -30,6 +30,9 @@ struct OrgSeedCommand: AsyncParsableCommand {
     @Option(help: "Output format: text (one line per object) or json.")
     var format: Format = .text
 
+    @Flag(help: "Seed only when the data directory holds no org yet, so a script can run this every time.")
+    var ifNew = false
+
     @Argument(help: "Plan files or record files, loaded in order.")
     var files: [String]
 
@@ -38,6 +41,14 @@ struct OrgSeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let databaseFile = URL(fileURLWithPath: data).appendingPathComponent(OrgDatabase.fileName)
+        if ifNew, FileManager.default.fileExists(atPath: databaseFile.path) {
+            switch format {
+            case .json: try StandardStreams.writeJSON(SeedSummary(total: 0, objects: [], skipped: true))
+            case .text: StandardStreams.write("\(data) already holds an org; nothing seeded (--if-new)\n")
+            }
+            return
+        }
         let report: OrgSeedReport
         do {
             var orgSchema: OrgSchema?
@@ -51,7 +62,9 @@ struct OrgSeedCommand: AsyncParsableCommand {
         case .json:
             try StandardStreams.writeJSON(
                 SeedSummary(
-                    total: report.total, objects: report.counts.map { SeedSummary.Count(object: $0.object, records: $0.count) }
+                    total: report.total,
+                    objects: report.counts.map { SeedSummary.Count(object: $0.object, records: $0.count) },
+                    skipped: false
                 )
             )
         case .text:
@@ -72,4 +85,6 @@ private struct SeedSummary: Encodable {
 
     var total: Int
     var objects: [Count]
+    /// True when `--if-new` found an existing org and seeded nothing.
+    var skipped: Bool
 }
