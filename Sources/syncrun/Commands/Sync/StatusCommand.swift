@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SOQL
 import SoupStore
 import SyncEngine
 
@@ -62,7 +63,7 @@ struct StatusCommand: AsyncParsableCommand {
         var line = "\(state.id)  \(state.name ?? "(unnamed)")  \(state.kind.rawValue)  \(state.soupName)  "
             + "\(state.status.rawValue)  \(state.progress)%"
         if state.totalSize >= 0 { line += "  total \(state.totalSize)" }
-        if state.maxTimeStamp > 0 { line += "  watermark \(state.maxTimeStamp)" }
+        if state.maxTimeStamp > 0 { line += "  watermark \(SalesforceDateTime.wireText(milliseconds: state.maxTimeStamp))" }
         if !state.error.isEmpty { line += "\n    error: \(state.error)" }
         return line
     }
