@@ -6,7 +6,7 @@ struct SyncrunBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "syncrun-bench",
         abstract: "Benchmarks for syncrun (run in release builds).",
-        subcommands: [PlanBenchmark.self, OrgBenchmark.self, StoreBenchmark.self]
+        subcommands: [PlanBenchmark.self, OrgBenchmark.self, StoreBenchmark.self, PageServerCommand.self, FloorBenchmark.self, SeedAccountsCommand.self]
     )
 }
 

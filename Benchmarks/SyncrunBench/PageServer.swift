@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `syncrun-bench page-server`: serves precomputed Salesforce query pages of Account-shaped records
+/// over loopback HTTP, so that a client's cost can be measured without the server's.
+///
+/// Every page is built once at start as the exact bytes of a query response body; serving a page
+/// is a lookup. `GET /services/data/vNN.N/query?q=…` (any query) answers the first page and
+/// `GET /services/data/vNN.N/query/<locator>` the next ones. Any Bearer (or OAuth) token is
+/// accepted. On start it prints one JSON line, `{"url": "http://127.0.0.1:PORT", "token": "…"}`,
+/// then serves until killed.
+///
+/// ```sh
+/// syncrun-bench page-server --records 100000 --page-size 2000 --port 0
+/// ```
+struct PageServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "page-server",
+        abstract: "Serve precomputed query pages of Account records (the sync-down benchmark's server)."
+    )
+
+    @Option(help: "Records in the query result.") var records = 100_000
+    @Option(help: "Records per page (Salesforce's default is 2000).") var pageSize = 2000
+    @Option(help: "The port on 127.0.0.1; 0 picks a free one.") var port = 0
+
+    func validate() throws {
+        guard records >= 0 else { throw ValidationError("--records must not be negative") }
+        guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1") }
+    }
+
+    func run() async throws {
+        let pages = PageSet(records: records, pageSize: pageSize)
+        let app = Application(
+            responder: PageResponder(pages: pages),
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? 0
+                let line =
+                    "{\"url\": \"http://127.0.0.1:\(bound)\", \"token\": \"page-server-token\", "
+                    + "\"records\": \(pages.records), \"pages\": \(pages.bodies.count), \"bytes\": \(pages.totalBytes)}\n"
+                // Written straight to the descriptor so a reading script sees it at once (no stdio buffer).
+                FileHandle.standardOutput.write(Data(line.utf8))
+            },
+            logger: .init(label: "syncrun-bench.page-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        try await app.runService()
+    }
+}
+
+/// The precomputed response bodies.
+struct PageSet: Sendable {
+    let records: Int
+    let pageSize: Int
+    /// Page `i` holds records `i * pageSize ..< (i + 1) * pageSize`; an empty result has one page.
+    let bodies: [ByteBuffer]
+    let totalBytes: Int
+
+    /// The locator prefix of `nextRecordsUrl` (a query cursor id is 15 or 18 characters, `01g…`).
+    static let locatorPrefix = "01gAi00000PgSrvAAA"
+
+    init(records: Int, pageSize: Int) {
+        self.records = records
+        self.pageSize = pageSize
+        let pageCount = max(1, (records + pageSize - 1) / pageSize)
+        var bodies: [ByteBuffer] = []
+        bodies.reserveCapacity(pageCount)
+        var total = 0
+        for page in 0..<pageCount {
+            let start = page * pageSize
+            let end = min(records, start + pageSize)
+            var text = "{\"totalSize\":\(records),\"done\":\(end >= records)"
+            if end < records {
+                text += ",\"nextRecordsUrl\":\"/services/data/v62.0/query/\(Self.locatorPrefix)-\(end)\""
+            }
+            text += ",\"records\":["
+            for index in start..<end {
+                if index > start { text += "," }
+                AccountRecord.append(index, to: &text)
+            }
+            text += "]}"
+            total += text.utf8.count
+            bodies.append(ByteBuffer(string: text))
+        }
+        self.bodies = bodies
+        self.totalBytes = total
+    }
+
+    /// The page a locator (`…-<records served so far>`) points at.
+    func page(forLocator locator: Substring) -> ByteBuffer? {
+        guard let dash = locator.lastIndex(of: "-"), let offset = Int(locator[locator.index(after: dash)...]),
+            offset >= 0, offset % pageSize == 0, offset / pageSize < bodies.count
+        else { return nil }
+        return bodies[offset / pageSize]
+    }
+}
+
+/// One Account-shaped record of 10 fields (about 430 bytes) as a query returns it.
+enum AccountRecord {
+    private static let industries = ["Technology", "Banking", "Energy", "Retail", "Healthcare", "Manufacturing"]
+    private static let cities = [
+        ("San Francisco", "United States"), ("London", "United Kingdom"), ("Paris", "France"),
+        ("Berlin", "Germany"), ("Tokyo", "Japan"), ("Sydney", "Australia"),
+    ]
+    private static let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    private static let suffixAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ012345")
+    /// 2024-03-05T17:04:11Z: the first record's LastModifiedDate; each next record is one second later.
+    private static let baseEpoch = 1_709_658_251
+
+    /// A valid-looking 18-character Account id (`001…`, with the case-checksum suffix).
+    static func id(_ index: Int) -> String {
+        var body = Array("001Ai00000")
+        var rest: [Character] = []
+        var value = index
+        for _ in 0..<5 {
+            rest.append(digits[value % 62])
+            value /= 62
+        }
+        body += rest.reversed()
+        var suffix = ""
+        for chunk in 0..<3 {
+            var bits = 0
+            for position in 0..<5 where body[chunk * 5 + position].isUppercase {
+                bits |= 1 << position
+            }
+            suffix.append(suffixAlphabet[bits])
+        }
+        return String(body) + suffix
+    }
+
+    /// The wire format of a datetime, `2024-03-05T17:04:11.000+0000`.
+    static func lastModifiedDate(_ index: Int) -> String {
+        var time = time_t(baseEpoch + index)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.000+0000", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    static func append(_ index: Int, to text: inout String) {
+        let id = id(index)
+        let number = String(format: "%06d", index)
+        let (city, country) = cities[index % cities.count]
+        text += "{\"attributes\":{\"type\":\"Account\",\"url\":\"/services/data/v62.0/sobjects/Account/\(id)\"},"
+        text += "\"Id\":\"\(id)\",\"Name\":\"Account \(number) Holdings International\","
+        text += "\"Industry\":\"\(industries[index % industries.count])\",\"Phone\":\"+1 (415) 555-\(number.suffix(4))\","
+        text += "\"Website\":\"https://www.account-\(number).example.com\",\"BillingCity\":\"\(city)\","
+        text += "\"BillingCountry\":\"\(country)\",\"NumberOfEmployees\":\(index % 50_000 + 10),"
+        text += "\"AnnualRevenue\":\(index % 1000 * 12_345 + 1_000_000).5,"
+        text += "\"LastModifiedDate\":\"\(lastModifiedDate(index))\"}"
+    }
+}
+
+/// Answers the two query routes from the precomputed pages.
+struct PageResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let pages: PageSet
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        guard request.method == .get else { return Self.error(.methodNotAllowed, "METHOD_NOT_ALLOWED") }
+        let authorization = request.headers[.authorization] ?? ""
+        guard authorization.hasPrefix("Bearer ") || authorization.hasPrefix("OAuth ") else {
+            return Self.error(.unauthorized, "INVALID_SESSION_ID")
+        }
+        let parts = request.uri.path.split(separator: "/")
+        // services / data / vNN.N / query[All] [/ locator]
+        guard parts.count >= 4, parts[0] == "services", parts[1] == "data", parts[3].hasPrefix("query") else {
+            return Self.error(.notFound, "NOT_FOUND")
+        }
+        let body: ByteBuffer?
+        switch parts.count {
+        case 4: body = pages.bodies.first
+        case 5: body = pages.page(forLocator: parts[4])
+        default: body = nil
+        }
+        guard let body else { return Self.error(.badRequest, "INVALID_QUERY_LOCATOR") }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json;charset=UTF-8"], body: ResponseBody(byteBuffer: body))
+    }
+
+    private static func error(_ status: HTTPResponse.Status, _ code: String) -> Response {
+        let text = "[{\"message\":\"\(code)\",\"errorCode\":\"\(code)\",\"fields\":[]}]"
+        return Response(
+            status: status, headers: [.contentType: "application/json;charset=UTF-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
