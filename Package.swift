@@ -60,6 +60,7 @@ let package = Package(
             name: "LocalOrg",
             dependencies: [
                 "SOQL",
+                "SyncConfig",  // YAML schema files, read through the config loader's YAML 1.2 core schema
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -47,7 +47,7 @@ struct OrgResponder: HTTPResponder {
             do {
                 let buffer = try await request.collectBody(upTo: maxBodySize)
                 let body = Data(buffer.readableBytesView)
-                reply = await api.handle(
+                reply = api.handle(
                     OrgHTTPRequest(method: method, target: target, headers: request.headers, body: body))
             } catch {
                 reply = .error(.requestTooLarge(maximum: maxBodySize), version: .newest)

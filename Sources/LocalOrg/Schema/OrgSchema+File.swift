@@ -20,13 +20,11 @@ extension OrgSchema {
     /// `referenceTo` (string or [string], required), `relationshipName` (`Parent__c` → `Parent__r`),
     /// `childRelationshipName` (the child object's plural label without spaces + `__r`).
     ///
-    /// Only JSON is read: YAML would need a dependency this module does not have.
+    /// The file may be JSON or, with a `.yaml` / `.yml` extension, the same structure in YAML
+    /// (YAML 1.2 core schema: quoted scalars stay strings).
     /// - Throws: ``OrgError`` naming the file, object and field at fault.
     public mutating func merge(contentsOf url: URL) throws {
         let source = url.lastPathComponent
-        if ["yaml", "yml"].contains(url.pathExtension.lowercased()) {
-            throw OrgError.invalidInput("\(source): YAML schema files are not supported; write the schema as JSON")
-        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -34,10 +32,14 @@ extension OrgSchema {
             throw OrgError.invalidInput("\(url.path): cannot read the schema file (\(error.localizedDescription))")
         }
         let document: OrgJSONValue
-        do {
-            document = try OrgJSONValue.decode(data)
-        } catch let error as OrgError {
-            throw OrgError.invalidInput("\(source): invalid JSON: \(error.message)")
+        if ["yaml", "yml"].contains(url.pathExtension.lowercased()) {
+            document = try OrgJSONValue.decode(yaml: String(decoding: data, as: UTF8.self), source: source)
+        } else {
+            do {
+                document = try OrgJSONValue.decode(data)
+            } catch let error as OrgError {
+                throw OrgError.invalidInput("\(source): invalid JSON: \(error.message)")
+            }
         }
         self = try OrgSchemaCoding.decode(document, base: self, source: source)
     }

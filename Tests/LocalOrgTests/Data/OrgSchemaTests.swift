@@ -93,11 +93,38 @@ struct OrgSchemaTests {
         }
     }
 
-    @Test func yamlSchemaFilesAreRejectedClearly() async throws {
+    @Test func yamlSchemaFilesLoadLikeTheirJSONTranscription() async throws {
         try await TemporaryDirectory.with { directory in
-            let url = try write("objects: []", in: directory, name: "schema.yaml")
+            let json = try write(
+                #"""
+                {"objects": [{"name": "Thing__c", "keyPrefix": "a07", "fields": [
+                  {"name": "Code__c", "type": "string", "externalId": true, "length": 40},
+                  {"name": "On__c", "type": "boolean", "defaultValue": false},
+                  {"name": "Parent__c", "type": "reference", "referenceTo": "Account", "relationshipName": "Parent__r"}]}]}
+                """#, in: directory, name: "schema.json")
+            let yaml = try write(
+                """
+                objects:
+                  - name: Thing__c
+                    keyPrefix: a07
+                    fields:
+                      - {name: Code__c, type: string, externalId: true, length: 40}
+                      - {name: On__c, type: boolean, defaultValue: false}
+                      - {name: Parent__c, type: reference, referenceTo: Account, relationshipName: Parent__r}
+                """, in: directory, name: "schema.yaml")
+            let fromJSON = try OrgSchema.standard.merging(contentsOf: json)
+            let fromYAML = try OrgSchema.standard.merging(contentsOf: yaml)
+            #expect(fromYAML == fromJSON)
+            #expect(fromYAML.objects.contains { $0.name == "Thing__c" && $0.keyPrefix == "a07" })
+        }
+    }
+
+    @Test func yamlSchemaErrorsNameFileLineAndColumn() async throws {
+        try await TemporaryDirectory.with { directory in
+            let url = try write("objects:\n  - name: Thing__c\n    fields: [\n", in: directory, name: "schema.yml")
             let error = try OrgFixtures.error { try OrgSchema.standard.merging(contentsOf: url) }
-            #expect(error.message == "schema.yaml: YAML schema files are not supported; write the schema as JSON")
+            #expect(error.message.hasPrefix("schema.yml:"))
+            #expect(error.message.contains("invalid YAML"))
         }
     }
 
