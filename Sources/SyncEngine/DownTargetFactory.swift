@@ -4,8 +4,8 @@ import SyncConfig
 /// Turns a sync down definition into the fetcher that runs it, after checking it can run: the
 /// kind is supported, the query parses, the soup exists and indexes the id field.
 enum DownTargetFactory {
-    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (parent_children, briefcase,
-    ///   layout, metadata, custom), `.invalidTarget`.
+    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (briefcase, layout, metadata,
+    ///   custom), `.invalidTarget`.
     static func makeFetcher(for definition: SyncDefinition) throws -> any DownTargetFetcher {
         guard case .down(let target) = definition.target else {
             throw SyncEngineError.wrongType(definition.name, expected: "sync down")
@@ -19,7 +19,10 @@ enum DownTargetFactory {
             return MRUDownFetcher(soupName: definition.soupName, target: mru)
         case .refresh(let refresh):
             return RefreshDownFetcher(soupName: definition.soupName, target: refresh)
-        case .parentChildren, .briefcase, .layout, .metadata, .custom:
+        case .parentChildren(let tree):
+            return try ParentChildrenDownFetcher(
+                syncName: definition.name, target: tree, mergeMode: definition.options.storeMergeMode)
+        case .briefcase, .layout, .metadata, .custom:
             throw SyncEngineError.notSupported(definition.name, kind: target.kind.rawValue)
         }
     }
@@ -45,5 +48,6 @@ enum DownTargetFactory {
                 "soup '\(soup)' has no index on '\(fetcher.idFieldName)', which sync down needs to match records; "
                     + "add {\"path\": \"\(fetcher.idFieldName)\", \"type\": \"string\"} to its indexes")
         }
+        if let tree = fetcher as? ParentChildrenDownFetcher { try tree.checkChildSoup(store: store) }
     }
 }

@@ -35,7 +35,7 @@ extension SyncEngineError {
         SyncEngineError(
             code: .notSupported,
             message: "sync '\(name)': the '\(kind)' target is not supported yet by syncrun; "
-                + "supported sync down targets: soql, sosl, mru, refresh",
+                + "supported sync down targets: soql, sosl, mru, refresh, parent_children",
             syncName: name)
     }
 

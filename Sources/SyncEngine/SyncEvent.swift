@@ -5,6 +5,8 @@ public enum SyncEvent: Sendable, Hashable {
     case started(SyncRunStart)
     /// One page was written, with the sync state, in one transaction.
     case page(SyncPageProgress)
+    /// One sync up batch was sent and its outcomes written, with the sync state, in one transaction.
+    case batch(SyncUpBatchProgress)
     /// Something the user should know that does not stop the run.
     case warning(syncName: String, message: String)
     /// A run ended (`DONE`, `FAILED` or `STOPPED`), with its totals.
@@ -17,6 +19,8 @@ public enum SyncOperation: String, Sendable, Hashable {
     case syncDown
     /// Ghost cleaning.
     case cleanGhosts
+    /// A sync up: local changes sent to the org.
+    case syncUp
 }
 
 /// The start of a run.
@@ -74,5 +78,37 @@ public struct SyncPageProgress: Sendable, Hashable {
         self.skipped = skipped
         self.totalSize = totalSize
         self.progress = progress
+    }
+}
+
+/// Progress after one sync up batch.
+public struct SyncUpBatchProgress: Sendable, Hashable {
+    /// The sync's name.
+    public var syncName: String
+    /// Batches done so far (1 for the first).
+    public var batch: Int
+    /// Dirty records handled so far (sent, skipped, conflicted or failed).
+    public var processed: Int
+    /// Dirty records selected at the start (`totalSize`).
+    public var totalSize: Int
+    /// Records created, updated and deleted so far.
+    public var created: Int, updated: Int, deleted: Int
+    /// Records conflicted and failed so far.
+    public var conflicts: Int, failed: Int
+
+    /// Creates a progress event.
+    public init(
+        syncName: String, batch: Int, processed: Int, totalSize: Int, created: Int, updated: Int, deleted: Int,
+        conflicts: Int, failed: Int
+    ) {
+        self.syncName = syncName
+        self.batch = batch
+        self.processed = processed
+        self.totalSize = totalSize
+        self.created = created
+        self.updated = updated
+        self.deleted = deleted
+        self.conflicts = conflicts
+        self.failed = failed
     }
 }

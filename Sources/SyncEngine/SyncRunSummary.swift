@@ -30,6 +30,23 @@ public struct SyncRunSummary: Sendable, Hashable {
     public var maxTimeStamp: Int64
     /// The failure's message, when the run did not end `DONE`.
     public var error: String?
+    /// Sync up: records created (or upserted) on the org.
+    public var created = 0
+    /// Sync up: records updated on the org.
+    public var updated = 0
+    /// Sync up: records deleted on the org (or already gone), and local creations deleted unsent.
+    public var deleted = 0
+    /// Sync up: records left alone because the org changed them (`LEAVE_IF_CHANGED`).
+    public var conflicts = 0
+    /// Sync up: records the org refused.
+    public var failed = 0
+    /// Sync up: dirty records without an operation flag, left dirty.
+    public var skipped = 0
+    /// Sync up: the conflicted and failed records, in entry-id order.
+    public var issues: [SyncUpIssue] = []
+
+    /// Whether the run ended `DONE` with every record written (no conflict, no failure).
+    public var isClean: Bool { status == .done && conflicts == 0 && failed == 0 }
 
     /// Creates a summary.
     public init(

@@ -35,8 +35,9 @@ struct OrgResponder: HTTPResponder {
         switch action {
         case .dropConnection:
             context.logger.debug("Dropping the connection without a response (fail-after)")
-            try? await context.channel.close()
+            // Logged before the close, so whoever sees the drop also finds it in the log.
             logRequest(method: method, target: target, status: nil, since: started)
+            try? await context.channel.close()
             // The channel is closed, so Hummingbird's attempt to write this response fails and the
             // client sees the connection drop.
             return Response(status: .internalServerError)

@@ -3,7 +3,7 @@ import SyncConfig
 import SyncEngine
 import SyncPlan
 
-/// `syncrun sync [NAME…]`: runs the plan's sync down and ghost-cleaning steps (all, or those of
+/// `syncrun sync [NAME…]`: runs the plan's sync up, sync down and ghost-cleaning steps (all, or those of
 /// the named syncs) against an org, page by page, resuming from each sync's watermark.
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +14,7 @@ struct SyncCommand: AsyncParsableCommand {
             Output: a progress bar on a terminal; otherwise (and with --format json) one JSON object per \
             event and a final summary. SIGINT / SIGTERM stop between pages (status STOPPED). \
             Exit status: 0 when every step ended DONE, 1 when one failed or stopped, 2 for usage or \
-            config errors. Sync up steps are not run by this version (reported as a warning).
+            config errors. A sync up step that ends DONE with conflicted or failed records also exits 1.
             """
     )
 
@@ -43,9 +43,7 @@ struct SyncCommand: AsyncParsableCommand {
                 let summary: SyncRunSummary
                 switch step.kind {
                 case .syncUp:
-                    events.yield(
-                        .warning(syncName: step.syncName, message: "sync up is not run by this version of syncrun; skipped"))
-                    continue
+                    summary = try await engine.syncUp(definition, replace: replace, stop: stop, events: events).runSummary
                 case .syncDown:
                     summary = try await engine.syncDown(
                         definition, full: full, replace: replace, stop: stop, events: events)

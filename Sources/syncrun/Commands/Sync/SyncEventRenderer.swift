@@ -21,10 +21,17 @@ struct SyncEventRenderer: Sendable {
             switch event {
             case .started(let start):
                 startedAt = Date()
-                let mode = start.operation == .cleanGhosts ? "cleaning ghosts" : start.isIncremental ? "resync" : "full sync"
+                let mode =
+                    switch start.operation {
+                    case .cleanGhosts: "cleaning ghosts"
+                    case .syncUp: "sync up"
+                    case .syncDown: start.isIncremental ? "resync" : "full sync"
+                    }
                 StandardStreams.write("\(start.syncName) (\(start.targetKind), \(mode))\n")
             case .page(let page):
                 StandardStreams.write("\r" + Self.bar(page, elapsed: Date().timeIntervalSince(startedAt)))
+            case .batch(let batch):
+                StandardStreams.write("\r" + Self.bar(batch, elapsed: Date().timeIntervalSince(startedAt)))
             case .warning(let syncName, let message):
                 StandardStreams.write("\nwarning: \(syncName): \(message)\n")
             case .finished(let summary):
@@ -39,8 +46,12 @@ struct SyncEventRenderer: Sendable {
         if asJSONLines {
             writeLine(totals)
         } else {
+            let up =
+                summaries.contains { $0.operation == .syncUp }
+                ? "\(totals.created) created, \(totals.updated) updated, \(totals.deleted) deleted, "
+                    + "\(totals.conflicts) conflict(s), \(totals.failed) failed on the org; " : ""
             StandardStreams.write(
-                "\(status): \(totals.syncs) step(s), \(totals.fetched) fetched, \(totals.saved) saved, "
+                "\(status): \(totals.syncs) step(s), " + up + "\(totals.fetched) fetched, \(totals.saved) saved, "
                     + "\(totals.skippedLocallyChanged) skipped (local changes), \(totals.deletedGhosts) ghost(s) deleted, "
                     + "\(totals.pages) page(s), \(totals.requests) request(s), \(totals.retries) retr\(totals.retries == 1 ? "y" : "ies"), "
                     + String(format: "%.2f s", Double(totals.durationMs) / 1000) + "\n")
@@ -56,12 +67,20 @@ struct SyncEventRenderer: Sendable {
     }
 
     static func bar(_ page: SyncPageProgress, elapsed: TimeInterval) -> String {
+        bar(done: page.fetched, total: page.totalSize, elapsed: elapsed)
+    }
+
+    static func bar(_ batch: SyncUpBatchProgress, elapsed: TimeInterval) -> String {
+        bar(done: batch.processed, total: batch.totalSize, elapsed: elapsed)
+    }
+
+    static func bar(done: Int, total: Int, elapsed: TimeInterval) -> String {
         let width = 30
-        let total = page.totalSize > 0 ? page.totalSize : max(page.fetched, 1)
-        let filled = min(width, page.fetched * width / max(total, 1))
-        let rate = elapsed > 0 ? Double(page.fetched) / elapsed : 0
+        let scale = total > 0 ? total : max(done, 1)
+        let filled = min(width, done * width / max(scale, 1))
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
         return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            + "\(page.fetched)/\(page.totalSize > 0 ? String(page.totalSize) : "?") records  "
+            + "\(done)/\(total > 0 ? String(total) : "?") records  "
             + String(format: "%.0f rec/s", rate)
     }
 
@@ -73,10 +92,52 @@ struct SyncEventRenderer: Sendable {
                 + "(local changes), \(summary.pages) page(s)"
         case .cleanGhosts:
             text += " - \(summary.deletedGhosts) ghost(s) deleted, \(summary.pages) id page(s)"
+        case .syncUp:
+            text += " - \(summary.created) created, \(summary.updated) updated, \(summary.deleted) deleted, "
+                + "\(summary.conflicts) conflict(s), \(summary.failed) failed, \(summary.skipped) skipped"
         }
         text += ", \(summary.requests) request(s), \(summary.retries) retr\(summary.retries == 1 ? "y" : "ies")"
         if let error = summary.error { text += "\n  \(error)" }
+        for issue in summary.issues { text += "\n  " + Self.line(issue) }
         return text
+    }
+}
+
+extension SyncEventRenderer {
+    /// One conflicted or failed record, as listed under its step.
+    static func line(_ issue: SyncUpIssue) -> String {
+        let record = "record \(issue.recordID ?? "(no id)") (entry \(issue.entryID))"
+        switch issue.kind {
+        case .conflict(let conflict):
+            return "conflict: \(record) was changed on the org"
+                + (conflict.serverModified.map { " at \($0)" } ?? "") + "; left alone on both sides"
+        case .failed(let codes):
+            return "failed: \(record): \(codes.joined(separator: ", ")); see its __last_error__"
+        }
+    }
+}
+
+/// One conflicted or failed sync up record, in JSON.
+struct SyncUpIssueLine: Encodable {
+    var entryId: Int64
+    var recordId: String?
+    var kind: String
+    var errorCodes: [String]?
+    var serverModified: String?
+    var localModified: String?
+
+    init(_ issue: SyncUpIssue) {
+        entryId = issue.entryID
+        recordId = issue.recordID
+        switch issue.kind {
+        case .conflict(let conflict):
+            kind = "conflict"
+            serverModified = conflict.serverModified
+            localModified = conflict.localModified
+        case .failed(let codes):
+            kind = "failed"
+            errorCodes = codes
+        }
     }
 }
 
@@ -103,6 +164,15 @@ struct SyncEventLine: Encodable {
     var status: String?
     var message: String?
     var error: String?
+    var batch: Int?
+    var processed: Int?
+    var created: Int?
+    var updated: Int?
+    var deleted: Int?
+    var conflicts: Int?
+    var failed: Int?
+    var skipped: Int?
+    var issues: [SyncUpIssueLine]?
 
     init(_ event: SyncEvent) {
         switch event {
@@ -121,6 +191,16 @@ struct SyncEventLine: Encodable {
             skippedLocallyChanged = progress.skipped
             totalSize = progress.totalSize
             self.progress = progress.progress
+        case .batch(let progress):
+            self.init(event: "batch", sync: progress.syncName)
+            batch = progress.batch
+            processed = progress.processed
+            totalSize = progress.totalSize
+            created = progress.created
+            updated = progress.updated
+            deleted = progress.deleted
+            conflicts = progress.conflicts
+            failed = progress.failed
         case .warning(let syncName, let text):
             self.init(event: "warning", sync: syncName)
             message = text
@@ -139,6 +219,16 @@ struct SyncEventLine: Encodable {
             durationMs = summary.durationMilliseconds
             maxTimeStamp = summary.maxTimeStamp
             error = summary.error
+            if summary.operation == .syncUp {
+                (fetched, saved, skippedLocallyChanged, deletedGhosts, pages, maxTimeStamp) = (nil, nil, nil, nil, nil, nil)
+                created = summary.created
+                updated = summary.updated
+                deleted = summary.deleted
+                conflicts = summary.conflicts
+                failed = summary.failed
+                skipped = summary.skipped
+                issues = summary.issues.map(SyncUpIssueLine.init)
+            }
         }
     }
 
@@ -161,6 +251,11 @@ struct SyncTotalsLine: Encodable {
     var requests: Int
     var retries: Int
     var durationMs: Int64
+    var created: Int
+    var updated: Int
+    var deleted: Int
+    var conflicts: Int
+    var failed: Int
 
     init(_ summaries: [SyncRunSummary], status: String) {
         self.status = status
@@ -173,5 +268,10 @@ struct SyncTotalsLine: Encodable {
         requests = summaries.reduce(0) { $0 + $1.requests }
         retries = summaries.reduce(0) { $0 + $1.retries }
         durationMs = summaries.reduce(0) { $0 + $1.durationMilliseconds }
+        created = summaries.reduce(0) { $0 + $1.created }
+        updated = summaries.reduce(0) { $0 + $1.updated }
+        deleted = summaries.reduce(0) { $0 + $1.deleted }
+        conflicts = summaries.reduce(0) { $0 + $1.conflicts }
+        failed = summaries.reduce(0) { $0 + $1.failed }
     }
 }

@@ -62,11 +62,18 @@ struct SyncSession {
             return result
         }
         let failed = summaries.first { $0.status != .done }
+        let withIssues = summaries.first { $0.status == .done && !$0.isClean }
         renderer.renderTotals(summaries, status: failed?.status.rawValue ?? "DONE")
         if let failed {
             throw CLIError(
                 "sync '\(failed.syncName)' ended \(failed.status.rawValue)"
                     + (failed.error.map { ": \($0)" } ?? ""))
+        }
+        if let withIssues {
+            throw CLIError(
+                "sync '\(withIssues.syncName)' ended DONE but \(withIssues.conflicts) record(s) conflicted and "
+                    + "\(withIssues.failed) failed; they stay marked local with the reason in '__last_error__' "
+                    + "('syncrun store get' shows them); fix them and run again")
         }
     }
 

@@ -1,0 +1,106 @@
+import GRDB
+
+extension SoupWriter {
+    /// Adds to a ghost-cleaning pass the ids of the children nested in a page of parents (under
+    /// the key matching `childrenKey` case-insensitively), on every page (§11 item 19).
+    ///
+    /// - Returns: The nested child sets the server paged, to follow with `queryMore` and add with
+    ///   `addGhostScanIDs(of:idPath:syncID:)`.
+    /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
+    public func addGhostScanChildIDs(
+        ofParentsPage page: String,
+        parentIDPath: String,
+        childrenKey: String,
+        childIDPath: String,
+        syncID: Int64
+    ) throws -> [ChildrenContinuation] {
+        try SoupPath.validate(parentIDPath)
+        try SoupPath.validate(childIDPath)
+        try GhostScanTable.create(db)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO \(GhostScanTable.name) (sync_id, record_id)
+                SELECT ?2, CAST(json_extract(c.value, ?4) AS TEXT)
+                FROM json_each(?1, CASE json_type(?1) WHEN 'array' THEN '$' ELSE '$.records' END) p,
+                json_each(p.value) k, json_each(k.value, '$.records') c
+                WHERE p.type = 'object' AND lower(k.key) = lower(?3) AND k.type = 'object'
+                AND c.type = 'object' AND json_extract(c.value, ?4) IS NOT NULL
+                """,
+            arguments: [page, syncID, childrenKey, "$.\(childIDPath)"]
+        )
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT CAST(json_extract(p.value, ?3) AS TEXT), json_extract(k.value, '$.nextRecordsUrl')
+                FROM json_each(?1, CASE json_type(?1) WHEN 'array' THEN '$' ELSE '$.records' END) p,
+                json_each(p.value) k
+                WHERE p.type = 'object' AND lower(k.key) = lower(?2) AND k.type = 'object'
+                AND json_extract(k.value, '$.nextRecordsUrl') IS NOT NULL
+                AND json_extract(p.value, ?3) IS NOT NULL ORDER BY p.key
+                """,
+            arguments: [page, childrenKey, "$.\(parentIDPath)"]
+        ).map { ChildrenContinuation(parentID: $0[0], nextRecordsURL: $0[1]) }
+    }
+
+    /// Ends the children's part of a parent-children ghost-cleaning pass (§6), before the
+    /// parents' `finishGhostScan`: parents that a child with local changes points to (on
+    /// `parentIDFieldOnChild`) are marked as seen, so they are kept; then the clean children this
+    /// sync fetched that the pass did not see lose this sync, and are deleted when no other sync
+    /// fetched them. The pass's ids are kept for the parents.
+    ///
+    /// - Returns: What was found and deleted among the children.
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.invalidPath`, `.sqlite`).
+    public func finishChildGhostScan(
+        childSoup: String,
+        childIDPath: String,
+        parentIDFieldOnChild: String,
+        syncID: Int64
+    ) throws -> GhostCleaningResult {
+        let layout = try layout(childSoup)
+        try SoupPath.validate(childIDPath)
+        try SoupPath.validate(parentIDFieldOnChild)
+        try GhostScanTable.create(db)
+        try RecordSyncsTable.create(db)
+        let dirty = ControlFields.predicate(ControlFields.local, is: true, in: layout)
+        let parentID = "CAST(\(layout.expression(forPath: parentIDFieldOnChild)) AS TEXT)"
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO \(GhostScanTable.name) (sync_id, record_id)
+                SELECT ?, \(parentID) FROM \(layout.tableName) WHERE \(dirty) AND \(parentID) IS NOT NULL
+                """,
+            arguments: [syncID]
+        )
+        let tracked = RecordSyncsTable.name
+        let candidates = GhostCandidates(layout: layout, idPath: childIDPath)
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS syncrun_ghosts (eid INTEGER PRIMARY KEY, record_id TEXT)")
+        try db.execute(sql: "DELETE FROM temp.syncrun_ghosts")
+        defer { try? db.execute(sql: "DELETE FROM temp.syncrun_ghosts") }
+        try db.execute(
+            sql: """
+                INSERT INTO temp.syncrun_ghosts (eid, record_id)
+                SELECT id, \(candidates.idColumn) FROM \(layout.tableName) WHERE \(candidates.condition)
+                AND NOT EXISTS (SELECT 1 FROM \(GhostScanTable.name) s WHERE s.sync_id = ?2 \
+                AND s.record_id = \(candidates.idColumn))
+                """,
+            arguments: [childSoup, syncID]
+        )
+        let notReturned = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.syncrun_ghosts") ?? 0
+        try db.execute(
+            sql: """
+                DELETE FROM \(tracked) WHERE soup_name = ? AND sync_id = ? \
+                AND record_id IN (SELECT record_id FROM temp.syncrun_ghosts)
+                """,
+            arguments: [childSoup, syncID]
+        )
+        let orphans = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT eid FROM temp.syncrun_ghosts g \
+                WHERE NOT EXISTS (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ? AND t.record_id = g.record_id)
+                """,
+            arguments: [childSoup]
+        )
+        let deleted = try deleteEntries(orphans, from: childSoup)
+        return GhostCleaningResult(notReturned: notReturned, deleted: deleted, keptForOtherSyncs: notReturned - deleted)
+    }
+}

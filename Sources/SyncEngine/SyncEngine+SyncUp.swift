@@ -1,0 +1,43 @@
+import SoupStore
+import SyncConfig
+
+extension SyncEngine {
+    /// Runs `definition` as a sync up: every record of its soup marked `__local__` is created,
+    /// updated or deleted on the org, in entry-id order (sync-semantics §7, §8.1–§8.3).
+    ///
+    /// Under `LEAVE_IF_CHANGED` a record the server changed since it was synced down is left
+    /// alone on both sides, with a structured `__last_error__`; under `OVERWRITE` the local version
+    /// wins. Records the server refuses keep their flags and get the server's errors in
+    /// `__last_error__`. Both are counted and listed in the summary, and the run still ends `DONE`
+    /// (with `failedCount` / `conflictCount` in the state).
+    ///
+    /// ```swift
+    /// let summary = try await engine.syncUp(definition)
+    /// if summary.hasRecordIssues { exitCode = 1 }   // see summary.issues
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - replace: As in ``prepare(_:replace:)``.
+    ///   - stop: Checked between batches; when raised the run ends `STOPPED`.
+    ///   - events: Receives a warning when records failed or conflicted; not finished by the engine.
+    /// - Returns: The totals. A run that fails or stops is reported here (and in the state).
+    /// - Throws: `SyncEngineError` when the run cannot start: `.wrongType`, `.notSupported`
+    ///   (parent_children and custom targets), `.invalidTarget`, `.definitionChanged`,
+    ///   `.alreadyRunning`, `.store`.
+    public func syncUp(
+        _ definition: SyncDefinition,
+        replace: Bool = false,
+        stop: StopSignal = StopSignal(),
+        events: AsyncStream<SyncEvent>.Continuation? = nil
+    ) async throws -> SyncUpSummary {
+        let (target, plan) = try SyncUpTargetCheck.plan(for: definition, store: store)
+        let state: StoredSyncState
+        do {
+            state = try registry.prepare(definition, replace: replace)
+        } catch {
+            throw SyncEngineError.wrapping(error, syncName: definition.name)
+        }
+        let runner = SyncUpRunner(store: store, org: org, registry: registry, logger: logger, events: events)
+        return try await runner.run(definition, target: target, plan: plan, state: state, stop: stop)
+    }
+}

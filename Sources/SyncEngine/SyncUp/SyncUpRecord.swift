@@ -1,0 +1,121 @@
+import OrgClient
+import SOQL
+import SoupStore
+
+/// What sync up does with one dirty record, from its control flags (sync-semantics §2.4).
+enum SyncUpAction: Sendable, Hashable {
+    /// Created and deleted locally: nothing is sent; the entry is removed.
+    case removeLocally
+    /// `DELETE` on the server, then the entry is removed.
+    case delete
+    /// Create (or upsert by external id) on the server.
+    case create
+    /// Update on the server.
+    case update
+    /// Dirty without an operation flag; the single-record target leaves it as it is.
+    case none
+}
+
+/// One dirty soup entry as sync up sees it: its fields, its action and its ids.
+///
+/// Built from the stored JSON; the entry's `_soupLastModifiedDate` is kept so write-back can tell
+/// whether the app edited the entry while the run was under way (§11 item 16).
+struct SyncUpRecord: Sendable, Hashable {
+    /// `_soupEntryId`.
+    let entryID: Int64
+    /// The entry's `_soupLastModifiedDate` when it was read.
+    let storedLastModified: Int64
+    /// The stored document.
+    var fields: [String: OrgValue]
+    /// What to do.
+    var action: SyncUpAction
+    /// The field holding the server id.
+    let idFieldName: String
+    /// The field holding the server modification date.
+    let modificationDateFieldName: String
+
+    /// Reads `entry`; `dirtyWithoutOperationIsUpdate` chooses the batch/collection reading of
+    /// "dirty without operation" (an update) over the single-record one (nothing).
+    init(
+        entry: SoupEntry,
+        idFieldName: String,
+        modificationDateFieldName: String,
+        dirtyWithoutOperationIsUpdate: Bool
+    ) throws {
+        self.entryID = entry.entryID
+        self.storedLastModified = entry.lastModified
+        self.fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
+        self.idFieldName = idFieldName
+        self.modificationDateFieldName = modificationDateFieldName
+        let deleted = Self.flag(fields[ControlFields.locallyDeleted])
+        let created = Self.flag(fields[ControlFields.locallyCreated])
+        let updated = Self.flag(fields[ControlFields.locallyUpdated])
+        switch (deleted, created, updated) {
+        case (true, true, _): action = .removeLocally
+        case (true, false, _): action = .delete
+        case (false, true, _): action = .create
+        case (false, false, true): action = .update
+        case (false, false, false): action = dirtyWithoutOperationIsUpdate ? .update : .none
+        }
+    }
+
+    /// The server id, when the record has one that is not a local id.
+    var serverID: String? {
+        guard let id = fields[idFieldName]?.stringValue, !id.isEmpty, !Self.isLocalID(id) else { return nil }
+        return id
+    }
+
+    /// The id as stored (server or local), for messages and summaries.
+    var storedID: String? { fields[idFieldName]?.stringValue }
+
+    /// `attributes.type`.
+    var objectType: String? { fields["attributes"]?["type"]?.stringValue }
+
+    /// The stored modification date text.
+    var localModificationDate: String? { fields[modificationDateFieldName]?.stringValue }
+
+    /// The stored modification date, ms since the epoch.
+    var localModificationMilliseconds: Int64? {
+        localModificationDate.flatMap { SalesforceDateTime.milliseconds(from: $0) }
+    }
+
+    /// The external id to upsert on, when creates must become upserts (§7.7).
+    func externalID(field: String?) -> String? {
+        guard let field, let value = Self.value(atPath: field, in: fields)?.stringValue, !value.isEmpty,
+            !Self.isLocalID(value)
+        else { return nil }
+        return value
+    }
+
+    /// The body for a create or an update: the listed fields present in the record, without the
+    /// id and modification date fields; dotted paths are read through nested objects (§7.3).
+    func body(fieldList: [String]) -> [String: OrgValue] {
+        var body: [String: OrgValue] = [:]
+        for field in fieldList where field != idFieldName && field != modificationDateFieldName {
+            if let value = Self.value(atPath: field, in: fields) { body[field] = value }
+        }
+        return body
+    }
+
+    static func isLocalID(_ id: String) -> Bool { id.hasPrefix(ControlFields.localIDPrefix) }
+
+    /// Lenient flag reading: `true`, `"true"` (any case), `1` and `"1"` are set (§2.2).
+    static func flag(_ value: OrgValue?) -> Bool {
+        switch value {
+        case .bool(let flag): flag
+        case .string(let text): ["true", "1", "yes", "y"].contains(text.lowercased())
+        case .integer(let number): number != 0
+        case .number(let number): number != 0
+        default: false
+        }
+    }
+
+    static func value(atPath path: String, in object: [String: OrgValue]) -> OrgValue? {
+        var current: OrgValue = .object(object)
+        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let next = current[String(component)] else { return nil }
+            current = next
+        }
+        return current
+    }
+}

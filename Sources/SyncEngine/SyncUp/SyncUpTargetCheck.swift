@@ -1,0 +1,39 @@
+import SoupStore
+import SyncConfig
+
+/// Checks that a sync up definition can run and derives its request plan: the kind is
+/// supported, both field lists are known (§7.3), and the soup exists.
+enum SyncUpTargetCheck {
+    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (parent_children, custom),
+    ///   `.invalidTarget` (no field list, no soup), `.store`.
+    static func plan(for definition: SyncDefinition, store: SoupStore) throws -> (SyncUpTarget, SyncUpRequestPlan) {
+        guard case .up(let target) = definition.target else { throw SyncEngineError.notSyncUp(definition.name) }
+        switch target.kind {
+        case .collection, .single, .batch: break
+        case .parentChildren, .custom:
+            throw SyncEngineError.syncUpNotSupported(definition.name, kind: target.kind.productTypeName ?? "custom")
+        }
+        guard let createFields = target.createFieldlist ?? definition.options.fieldlist else {
+            throw SyncEngineError.noFieldList(definition.name, operation: "create", key: "createFieldlist")
+        }
+        guard let updateFields = target.updateFieldlist ?? definition.options.fieldlist else {
+            throw SyncEngineError.noFieldList(definition.name, operation: "update", key: "updateFieldlist")
+        }
+        do {
+            guard try store.read({ try $0.hasSoup(definition.soupName) }) else {
+                throw SyncEngineError.missingSoup(definition.name, soup: definition.soupName)
+            }
+        } catch let error as SoupStoreError {
+            throw SyncEngineError.store(definition.name, error)
+        }
+        let plan = SyncUpRequestPlan(
+            createFields: createFields,
+            updateFields: updateFields,
+            externalIDField: target.externalIdFieldName,
+            isOverwrite: definition.options.mergeMode == .overwrite,
+            idFieldName: target.idFieldName,
+            modificationDateFieldName: target.modificationDateFieldName
+        )
+        return (target, plan)
+    }
+}

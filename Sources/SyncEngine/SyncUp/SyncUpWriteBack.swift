@@ -1,0 +1,70 @@
+import OrgClient
+import SoupStore
+
+/// Writes the outcomes of one batch back to the soup, inside the caller's transaction.
+///
+/// Each entry is re-read in the transaction. When the app edited it after the run read it (its
+/// `_soupLastModifiedDate` moved, §11 item 16), the app's version is kept: a new server id and
+/// modification date are still stored (else the next run would create it twice), but the entry
+/// stays dirty as an update, and a deleted-on-server entry is not removed.
+struct SyncUpWriteBack {
+    let soupName: String
+    let idFieldName: String
+    let modificationDateFieldName: String
+
+    /// Applies `outcomes` of `records`; `serverDates` are the read-back modification dates by id.
+    func apply(
+        _ records: [SyncUpRecord],
+        outcomes: [Int64: SyncUpOutcome],
+        serverDates: [String: String],
+        writer: SoupWriter
+    ) throws {
+        var removals: [Int64] = []
+        for record in records {
+            guard let outcome = outcomes[record.entryID],
+                let current = try writer.reader.entry(record.entryID, in: soupName)
+            else { continue }
+            let isUnchanged = current.lastModified == record.storedLastModified
+            var fields = isUnchanged ? record.fields : (try OrgValue(parsing: current.json).objectValue ?? [:])
+            switch outcome {
+            case .deleted, .removedLocally:
+                if isUnchanged { removals.append(record.entryID) }
+                continue
+            case .created(let id), .updated(let id):
+                fields[idFieldName] = .string(id)
+                if let date = serverDates[id] { fields[modificationDateFieldName] = .string(date) }
+                fields[ControlFields.lastError] = nil
+                if isUnchanged {
+                    Self.setFlags(&fields, local: false, created: false, updated: false, deleted: false)
+                } else {
+                    fields[ControlFields.locallyCreated] = .bool(false)
+                    if !SyncUpRecord.flag(fields[ControlFields.locallyDeleted]) {
+                        fields[ControlFields.locallyUpdated] = .bool(true)
+                    }
+                }
+            case .conflict(let conflict):
+                fields[ControlFields.lastError] = .string(SyncUpLastError.conflict(conflict))
+            case .failed(let errors):
+                fields[ControlFields.lastError] = .string(SyncUpLastError.serverError(errors))
+            case .skipped:
+                continue
+            }
+            fields["_soupEntryId"] = .integer(record.entryID)
+            try writer.upsert(OrgValue.object(fields).jsonText, into: soupName)
+        }
+        if !removals.isEmpty { _ = try writer.deleteEntries(removals, from: soupName) }
+    }
+
+    private static func setFlags(
+        _ fields: inout [String: OrgValue],
+        local: Bool,
+        created: Bool,
+        updated: Bool,
+        deleted: Bool
+    ) {
+        fields[ControlFields.local] = .bool(local)
+        fields[ControlFields.locallyCreated] = .bool(created)
+        fields[ControlFields.locallyUpdated] = .bool(updated)
+        fields[ControlFields.locallyDeleted] = .bool(deleted)
+    }
+}
