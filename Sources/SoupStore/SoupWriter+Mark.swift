@@ -32,6 +32,28 @@ public struct EntryFilter: Sendable, Hashable {
     }
 }
 
+/// A value to write at a path while marking entries (`syncrun store mark --set`).
+public struct EntryAssignment: Sendable, Hashable {
+    /// What to write.
+    public enum Value: Sendable, Hashable {
+        /// A JSON string.
+        case text(String)
+        /// Any JSON value, as JSON text (`42`, `true`, `null`, `{"a": 1}`).
+        case json(String)
+    }
+
+    /// The dotted path.
+    public var path: String
+    /// The value.
+    public var value: Value
+
+    /// Creates an assignment.
+    public init(path: String, value: Value) {
+        self.path = path
+        self.value = value
+    }
+}
+
 extension SoupWriter {
     /// Marks entries as changed locally, the way an app does before a sync up: sets `__local__`
     /// and the change's flag to JSON `true`, leaving the other flags as they are; for `.created`
@@ -42,11 +64,14 @@ extension SoupWriter {
     ///   - soup: The soup.
     ///   - filter: Only entries whose value at `filter.path` is `filter.value` (all when `nil`).
     ///   - idPath: The id field (`Id`), for `.created`.
+    ///   - assignments: Values written into the marked entries first (an edit, as an app makes).
     /// - Returns: How many entries were marked.
-    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.invalidPath`).
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.invalidPath`); SQLite's error for a
+    ///   `.json` assignment that is not JSON.
     @discardableResult
     public func markEntries(
-        _ change: LocalChange, in soup: String, where filter: EntryFilter? = nil, idPath: String = "Id"
+        _ change: LocalChange, in soup: String, where filter: EntryFilter? = nil, idPath: String = "Id",
+        setting assignments: [EntryAssignment] = []
     ) throws -> Int {
         let layout = try layout(soup)
         try SoupPath.validate(idPath)
@@ -57,7 +82,33 @@ extension SoupWriter {
             condition = Self.textMatch(layout: layout, path: filter.path)
             arguments = [filter.value]
         }
-        var edit = "json_set(soup, '$.\(ControlFields.local)', json('true'), '$.\(change.flag)', json('true'))"
+        var document = "soup"
+        if !assignments.isEmpty {
+            // Numbered after the filter's ?1, when there is one.
+            var pairs: [String] = []
+            var count = filter == nil ? 0 : 1
+            for assignment in assignments {
+                try SoupPath.validate(assignment.path)
+                arguments += [
+                    {
+                        switch assignment.value {
+                        case .text(let text): text
+                        case .json(let json): json
+                        }
+                    }()
+                ]
+                count += 1
+                let placeholder = "?\(count)"
+                let value: String =
+                    switch assignment.value {
+                    case .text: placeholder
+                    case .json: "json(\(placeholder))"
+                    }
+                pairs.append("\(SoupPath.jsonPathLiteral(assignment.path)), \(value)")
+            }
+            document = "json_set(soup, \(pairs.joined(separator: ", ")))"
+        }
+        var edit = "json_set(\(document), '$.\(ControlFields.local)', json('true'), '$.\(change.flag)', json('true'))"
         if change == .created {
             // A version 4 UUID from SQLite's randomness, in the usual 8-4-4-4-12 form.
             let idPathLiteral = SoupPath.jsonPathLiteral(idPath)

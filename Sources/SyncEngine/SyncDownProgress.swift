@@ -17,6 +17,8 @@ struct SyncDownProgress: Sendable {
     private(set) var saved = 0
     private(set) var skipped = 0
     private(set) var pages = 0
+    /// Records saved that were new to the store (the rest of `saved` replaced stored records).
+    private(set) var inserted = 0
     /// The latest modification date among records saved by this run, ms; -1 for none.
     private(set) var runMaxTimeStamp: Int64 = -1
 
@@ -52,6 +54,11 @@ struct SyncDownProgress: Sendable {
         if totalSize > 0, fetched < totalSize { state.progress = fetched * 100 / totalSize }
         if isSorted { state.maxTimeStamp = newWatermark }
         return state
+    }
+
+    /// Of the records saved by the last page, `count` were new to the store.
+    mutating func recordInserted(_ count: Int) {
+        inserted += count
     }
 
     /// The watermark to store: the larger of the baseline and what this run saved.

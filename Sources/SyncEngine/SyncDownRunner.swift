@@ -82,12 +82,14 @@ struct SyncDownRunner: Sendable {
             throw SyncEngineError.wrapping(error, syncName: definition.name)
         }
         let after = org.statistics()
-        let summary = SyncRunSummary(
+        var summary = SyncRunSummary(
             syncName: definition.name, syncID: claimed.id, operation: .syncDown, status: final.status,
             fetched: progress.fetched, saved: progress.saved, skippedLocallyChanged: progress.skipped,
             pages: progress.pages, requests: after.requests - before.requests, retries: after.retries - before.retries,
             durationMilliseconds: endedAt - startedAt, maxTimeStamp: final.maxTimeStamp,
             error: final.status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message))
+        summary.created = progress.inserted
+        summary.updated = progress.saved - progress.inserted
         if progress.skipped > 0 {
             events?.yield(
                 .warning(
@@ -119,6 +121,7 @@ struct SyncDownRunner: Sendable {
             let state = next.pageWritten(
                 totalSize: page.totalSize, fetched: result.saved + result.skipped, saved: result.saved,
                 skipped: result.skipped, latestSaved: latest)
+            next.recordInserted(result.inserted)
             try writer.updateSyncState(state)
             return next
         }

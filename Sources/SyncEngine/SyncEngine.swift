@@ -70,8 +70,13 @@ public struct SyncEngine: Sendable {
     ///   `.definitionChanged` (naming the keys that differ), `.alreadyRunning`, `.store`.
     @discardableResult
     public func prepare(_ definition: SyncDefinition, replace: Bool = false) throws -> StoredSyncState {
-        let fetcher = try DownTargetFactory.makeFetcher(for: definition)
-        try DownTargetFactory.checkSoup(of: fetcher, syncName: definition.name, store: store)
+        switch definition.type {
+        case .syncDown:
+            let fetcher = try DownTargetFactory.makeFetcher(for: definition)
+            try DownTargetFactory.checkSoup(of: fetcher, syncName: definition.name, store: store)
+        case .syncUp:
+            _ = try SyncUpTargetCheck.plan(for: definition, store: store)
+        }
         do {
             return try registry.prepare(definition, replace: replace)
         } catch {

@@ -30,9 +30,9 @@ public struct SyncRunSummary: Sendable, Hashable {
     public var maxTimeStamp: Int64
     /// The failure's message, when the run did not end `DONE`.
     public var error: String?
-    /// Sync up: records created (or upserted) on the org.
+    /// Records created: on the org (sync up, upserts included) or in the store (sync down).
     public var created = 0
-    /// Sync up: records updated on the org.
+    /// Records updated: on the org (sync up) or in the store (sync down).
     public var updated = 0
     /// Sync up: records deleted on the org (or already gone), and local creations deleted unsent.
     public var deleted = 0

@@ -15,7 +15,7 @@ struct SyncrunCommand: AsyncParsableCommand {
             PlanCommand.self,
             StoreCommand.self,
             OrgCommand.self,
-            SyncCommand.self, ResyncCommand.self, CleanGhostsCommand.self, StatusCommand.self,
+            RunCommand.self, SyncCommand.self, ResyncCommand.self, CleanGhostsCommand.self, StatusCommand.self,
         ]
     )
 }

@@ -86,3 +86,18 @@ extension SyncUpSummary {
         return run
     }
 }
+
+extension SyncUpIssue: CustomStringConvertible {
+    /// One line: `conflict: 001… (entry 12) was changed on the org at …` or
+    /// `failed: local_3 (entry 7): REQUIRED_FIELD_MISSING`.
+    public var description: String {
+        let record = "record \(recordID ?? "(no id)") (entry \(entryID))"
+        switch kind {
+        case .conflict(let conflict):
+            return "conflict: \(record) was changed on the org"
+                + (conflict.serverModified.map { " at \($0)" } ?? "") + "; left alone on both sides"
+        case .failed(let codes):
+            return "failed: \(record): \(codes.joined(separator: ", ")); see its __last_error__"
+        }
+    }
+}

@@ -5,6 +5,6 @@ struct OrgCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "org",
         abstract: "Run and manage an embedded local org that speaks the Salesforce REST API.",
-        subcommands: [OrgServeCommand.self, OrgSeedCommand.self, OrgExportCommand.self]
+        subcommands: [OrgServeCommand.self, OrgSeedCommand.self, OrgExportCommand.self, OrgQueryCommand.self]
     )
 }

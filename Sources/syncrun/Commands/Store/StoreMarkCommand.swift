@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import SoupStore
 
@@ -26,6 +27,12 @@ struct StoreMarkCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: ArgumentHelp("Only entries with this value at this path.", valueName: "path=value"))
     var filter: String?
     @Option(help: ArgumentHelp("The id field (for --created).", valueName: "path")) var idField: String = "Id"
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Also write a value (repeatable): PATH=TEXT sets a string, PATH:=JSON any JSON value (42, true, null).",
+            valueName: "path=value"))
+    var assignments: [String] = []
     @Argument(help: "The soup.") var soup: String
 
     struct Summary: Encodable {
@@ -37,6 +44,27 @@ struct StoreMarkCommand: ParsableCommand {
     func validate() throws {
         if let filter, !filter.contains("=") {
             throw ValidationError("--where takes PATH=VALUE, for example --where Id=001xx000003DGb2AAG")
+        }
+        for assignment in assignments where !assignment.contains("=") {
+            throw ValidationError("--set takes PATH=TEXT or PATH:=JSON, for example --set Phone=555-0100, not '\(assignment)'")
+        }
+        for assignment in entryAssignments {
+            guard case .json(let json) = assignment.value else { continue }
+            if (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)) == nil {
+                throw ValidationError(
+                    "--set \(assignment.path):=… needs a JSON value (42, true, null, \"text\"), not '\(json)'")
+            }
+        }
+    }
+
+    /// The `--set` values, parsed.
+    var entryAssignments: [EntryAssignment] {
+        assignments.compactMap { text in
+            guard let equals = text.firstIndex(of: "=") else { return nil }
+            let value = String(text[text.index(after: equals)...])
+            let path = text[..<equals]
+            if path.hasSuffix(":") { return EntryAssignment(path: String(path.dropLast()), value: .json(value)) }
+            return EntryAssignment(path: String(path), value: .text(value))
         }
     }
 
@@ -53,7 +81,7 @@ struct StoreMarkCommand: ParsableCommand {
             }
         let store = try options.openStore()
         let marked = try StoreErrors.converting {
-            try store.write { try $0.markEntries(localChange, in: soup, where: entryFilter, idPath: idField) }
+            try store.write { try $0.markEntries(localChange, in: soup, where: entryFilter, idPath: idField, setting: entryAssignments) }
         }
         switch format {
         case .json: try StandardStreams.writeJSON(Summary(soup: soup, change: change.rawValue, marked: marked))

@@ -33,6 +33,18 @@ struct OrgOptions: ParsableArguments {
     @Option(help: ArgumentHelp("local:DIR only: append one JSON line per request to FILE.", valueName: "file"))
     var requestLog: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "local:DIR only: after N requests, drop every further connection without an answer.", valueName: "n"))
+    var failAfter: Int?
+
+    @Option(
+        name: .customLong("seed"),
+        help: ArgumentHelp(
+            "local:DIR only: when DIR holds no org yet, create it from this Salesforce CLI data plan or record file "
+                + "first (repeatable; as 'syncrun org seed').", valueName: "file"))
+    var seedFiles: [String] = []
+
     func validate() throws {
         if localDirectory == nil, !(org.hasPrefix("http://") || org.hasPrefix("https://")) {
             throw ValidationError("--org must be http(s)://HOST[:PORT] or local:DIR, not '\(org)'")
@@ -40,8 +52,12 @@ struct OrgOptions: ParsableArguments {
         if let localDirectory, localDirectory.isEmpty { throw ValidationError("--org local:DIR needs a directory") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1") }
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
-        if localDirectory == nil, pageSize != nil || failRate > 0 || requestLog != nil {
-            throw ValidationError("--page-size, --fail-rate and --request-log only apply to --org local:DIR")
+        if let failAfter, failAfter < 0 { throw ValidationError("--fail-after must not be negative") }
+        if localDirectory == nil, pageSize != nil || failRate > 0 || requestLog != nil || failAfter != nil
+            || !seedFiles.isEmpty
+        {
+            throw ValidationError(
+                "--page-size, --fail-rate, --fail-after, --request-log and --seed only apply to --org local:DIR")
         }
     }
 
@@ -64,12 +80,31 @@ struct OrgOptions: ParsableArguments {
         }
         let server: LocalOrgServer
         do {
-            let database = try OrgDatabase(directory: URL(fileURLWithPath: directory, isDirectory: true))
-            let faults = FaultConfiguration(failureRate: failRate, seed: failSeed)
+            let directoryURL = URL(fileURLWithPath: directory, isDirectory: true)
+            let isNew = !FileManager.default.fileExists(
+                atPath: directoryURL.appendingPathComponent(OrgDatabase.fileName).path)
+            let database = try OrgDatabase(directory: directoryURL)
+            if isNew, !seedFiles.isEmpty {
+                let report: OrgSeedReport
+                do {
+                    report = try OrgSeeder(database: database).seed(files: seedFiles.map { URL(fileURLWithPath: $0) })
+                } catch {
+                    // Leave no half-seeded org behind: the next run seeds it again.
+                    for suffix in ["", "-wal", "-shm"] {
+                        try? FileManager.default.removeItem(
+                            at: directoryURL.appendingPathComponent(OrgDatabase.fileName + suffix))
+                    }
+                    throw error
+                }
+                StandardStreams.writeError("seeded a new local org in \(directory): \(report.total) record(s)\n")
+            }
+            let faults = FaultConfiguration(failureRate: failRate, seed: failSeed, failAfter: failAfter)
             server = try LocalOrgServer(
                 configuration: LocalOrgConfiguration(
                     pageSize: pageSize, faults: faults, requestLogURL: requestLog.map { URL(fileURLWithPath: $0) }),
                 database: database)
+        } catch let error as OrgError {
+            throw CLIError("cannot open the local org in '\(directory)': \(error.message)")
         } catch {
             throw CLIError("cannot open the local org in '\(directory)': \(error)")
         }

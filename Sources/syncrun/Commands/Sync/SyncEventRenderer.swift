@@ -98,22 +98,8 @@ struct SyncEventRenderer: Sendable {
         }
         text += ", \(summary.requests) request(s), \(summary.retries) retr\(summary.retries == 1 ? "y" : "ies")"
         if let error = summary.error { text += "\n  \(error)" }
-        for issue in summary.issues { text += "\n  " + Self.line(issue) }
+        for issue in summary.issues { text += "\n  \(issue)" }
         return text
-    }
-}
-
-extension SyncEventRenderer {
-    /// One conflicted or failed record, as listed under its step.
-    static func line(_ issue: SyncUpIssue) -> String {
-        let record = "record \(issue.recordID ?? "(no id)") (entry \(issue.entryID))"
-        switch issue.kind {
-        case .conflict(let conflict):
-            return "conflict: \(record) was changed on the org"
-                + (conflict.serverModified.map { " at \($0)" } ?? "") + "; left alone on both sides"
-        case .failed(let codes):
-            return "failed: \(record): \(codes.joined(separator: ", ")); see its __last_error__"
-        }
     }
 }
 

@@ -27,40 +27,14 @@ struct SyncSession {
         return loaded
     }
 
-    /// Runs `work`, which runs steps and returns their summaries.
+    /// Runs `work`, which runs steps and returns their summaries; prints the totals and turns
+    /// them into the exit status.
     func run(
         _ work: @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws
             -> [SyncRunSummary]
     ) async throws {
-        let config = try loadConfig()
-        let soupStore = try store.openStore(create: true)
-        try registerMissingSoups(config.userStore, in: soupStore)
         let renderer = SyncEventRenderer(format: format)
-        let summaries: [SyncRunSummary] = try await org.withOrgClient(logger: Self.logger) { client in
-            let engine = SyncEngine(store: soupStore, org: client, logger: Self.logger)
-            let recovered = try Self.converting { try engine.recoverInterruptedRuns() }
-            for state in recovered {
-                StandardStreams.writeError(
-                    "warning: sync '\(state.name ?? String(state.id))' was left RUNNING by a process that is gone; "
-                        + "marked STOPPED\n")
-            }
-            let stop = StopSignal()
-            let stopper = SignalStopper(stop: stop)
-            let (events, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
-            async let rendering: Void = renderer.render(events)
-            let result: [SyncRunSummary]
-            do {
-                result = try await Self.converting { try await work(config, engine, stop, continuation) }
-            } catch {
-                continuation.finish()
-                await rendering
-                throw error
-            }
-            continuation.finish()
-            await rendering
-            withExtendedLifetime(stopper) {}
-            return result
-        }
+        let summaries = try await session(renderer: renderer, work)
         let failed = summaries.first { $0.status != .done }
         let withIssues = summaries.first { $0.status == .done && !$0.isClean }
         renderer.renderTotals(summaries, status: failed?.status.rawValue ?? "DONE")
@@ -74,6 +48,42 @@ struct SyncSession {
                 "sync '\(withIssues.syncName)' ended DONE but \(withIssues.conflicts) record(s) conflicted and "
                     + "\(withIssues.failed) failed; they stay marked local with the reason in '__last_error__' "
                     + "('syncrun store get' shows them); fix them and run again")
+        }
+    }
+
+    /// Loads the config, opens the store (registering missing soups), starts the org, recovers
+    /// killed runs, installs the signal handlers and runs `work` while `renderer` renders its events.
+    func session<T: Sendable>(
+        renderer: SyncEventRenderer,
+        _ work: @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws -> T
+    ) async throws -> T {
+        let config = try loadConfig()
+        let soupStore = try store.openStore(create: true)
+        try registerMissingSoups(config.userStore, in: soupStore)
+        return try await org.withOrgClient(logger: Self.logger) { client in
+            let engine = SyncEngine(store: soupStore, org: client, logger: Self.logger)
+            let recovered = try Self.converting { try engine.recoverInterruptedRuns() }
+            for state in recovered {
+                StandardStreams.writeError(
+                    "warning: sync '\(state.name ?? String(state.id))' was left RUNNING by a process that is gone; "
+                        + "marked STOPPED\n")
+            }
+            let stop = StopSignal()
+            let stopper = SignalStopper(stop: stop)
+            let (events, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
+            async let rendering: Void = renderer.render(events)
+            let result: T
+            do {
+                result = try await Self.converting { try await work(config, engine, stop, continuation) }
+            } catch {
+                continuation.finish()
+                await rendering
+                throw error
+            }
+            continuation.finish()
+            await rendering
+            withExtendedLifetime(stopper) {}
+            return result
         }
     }
 

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import LocalOrg
+import OrgClient
+
+/// `syncrun org query`: runs SOQL against a local org's data directory, page by page, as the
+/// REST API would answer it; for checking what a sync wrote.
+struct OrgQueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Run a SOQL query on a local org and print the records.",
+        discussion: """
+            Prints the records as a JSON array (--format json), or one JSON object per line \
+            (--format jsonl), without the 'attributes' key unless --attributes is given. Pages are read \
+            one at a time, so any result size prints in flat memory. Example: \
+            syncrun org query --data examples/contacts/.syncrun/org "SELECT Id, Name, Phone FROM Account WHERE Name = 'Aster Biotech'"
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json
+        case jsonl
+    }
+
+    @Option(help: ArgumentHelp("The local org's data directory.", valueName: "dir")) var data: String
+    @Option(help: "Output format.") var format: Format = .json
+    @Flag(help: "Keep each record's 'attributes' (type and URL).") var attributes = false
+    @Flag(help: "Include deleted records (queryAll).") var all = false
+    @Argument(help: "The SOQL query.") var soql: String
+
+    func run() throws {
+        let directory = URL(fileURLWithPath: data, isDirectory: true)
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(OrgDatabase.fileName).path) else {
+            throw CLIError("'\(data)' holds no local org; create one with 'syncrun org seed --data \(data) PLAN'")
+        }
+        let version = OrgEndpoint.defaultAPIVersion
+        do {
+            let database = try OrgDatabase(directory: directory)
+            var page = try database.query(soql, includeDeleted: all, apiVersion: version)
+            var first = true
+            if format == .json { StandardStreams.write("[") }
+            while true {
+                try write(page.recordsJSON, first: &first)
+                guard !page.done, let locator = page.nextLocator else { break }
+                page = try database.queryMore(locator: locator, apiVersion: version)
+            }
+            if format == .json { StandardStreams.write(first ? "]\n" : "\n]\n") }
+        } catch let error as OrgError {
+            throw CLIError("the query failed: \(error.message)")
+        }
+    }
+
+    private func write(_ records: Data, first: inout Bool) throws {
+        guard let array = try JSONSerialization.jsonObject(with: records) as? [Any] else { return }
+        for case var record as [String: Any] in array {
+            if !attributes { record.removeValue(forKey: "attributes") }
+            let line = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
+            switch format {
+            case .json: StandardStreams.write((first ? "\n  " : ",\n  ") + String(decoding: line, as: UTF8.self))
+            case .jsonl: StandardStreams.write(String(decoding: line, as: UTF8.self) + "\n")
+            }
+            first = false
+        }
+    }
+}

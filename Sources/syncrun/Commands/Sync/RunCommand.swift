@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import SyncConfig
+import SyncEngine
+import SyncPlan
+
+/// `syncrun run`: registers the soups, creates the syncs and runs the whole plan step by step.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the whole plan: sync ups, then sync downs, resyncs and ghost cleaning, in dependency order.",
+        discussion: """
+            Registers the soups of the store config, creates the syncs of the syncs config, then runs the \
+            plan ('syncrun plan' shows it). A step whose dependency did not end DONE is skipped; independent \
+            steps still run. SIGINT / SIGTERM stop the current step between pages or batches (STOPPED); \
+            'syncrun run --resume' continues with what the run did not finish. --dry-run does every read \
+            (queries, dirty-record scan, conflict checks) and prints what would change on each side, writing \
+            nothing. Output: progress on a terminal, JSON lines otherwise (or with --format json), then a \
+            summary per step. Exit status: 0 only when every step ended DONE with no failed or conflicted \
+            record; 1 otherwise; 2 for usage or config errors (nothing runs).
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var org: OrgOptions
+    @Option(name: .customLong("only"), help: ArgumentHelp("Run only this sync and what it depends on (repeatable).", valueName: "name"))
+    var only: [String] = []
+    @Flag(help: "Continue the latest run: run only the steps it did not finish DONE.") var resume = false
+    @Flag(help: "Do every read and print what would change on each side; write nothing.") var dryRun = false
+    @Option(help: ArgumentHelp("Also write the summary as a JUnit XML report to FILE.", valueName: "file"))
+    var junit: String?
+    @Flag(help: "Sync downs ignore their watermarks: fetch everything, then store the new watermark.") var full = false
+    @Flag(help: "Recreate stored definitions that differ from the config (resets their watermark).")
+    var replace = false
+    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+
+    func validate() throws {
+        if dryRun, resume { throw ValidationError("--dry-run and --resume cannot be combined") }
+    }
+
+    func run() async throws {
+        let startedAt = Date()
+        let session = SyncSession(store: store, org: org, format: format)
+        let renderer = SyncEventRenderer(format: format)
+        let (only, options) = (only, PlanRunOptions(full: full, replace: replace, resume: resume))
+        let report: PlanRunReport = try await session.session(renderer: renderer) { config, engine, stop, events in
+            let (plan, definitions) = try Self.plan(config, only: only)
+            do {
+                return try await engine.run(plan, definitions: definitions, options: options, stop: stop, events: events)
+            } catch let refused as PlanRunRefused {
+                throw CLIError.usage(refused.description + "\nfix the config, or pass --replace to recreate changed syncs")
+            }
+        }
+        PlanReportRenderer(asJSON: renderer.asJSONLines).render(report)
+        if let junit {
+            do {
+                try report.junitXML(timestamp: startedAt).write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                throw CLIError("cannot write the JUnit report to '\(junit)': \(error.localizedDescription)")
+            }
+        }
+        if !report.isClean {
+            let attention = report.steps.filter { !$0.isClean }.map { "\($0.step.id) (\($0.status.rawValue))" }
+            throw CLIError("\(attention.count) step(s) need attention: " + attention.joined(separator: ", "))
+        }
+    }
+
+    /// The plan of the config (restricted to `only` and what they depend on), with the syncs by name.
+    static func plan(_ config: LoadedConfig, only: [String]) throws -> (SyncPlan, [String: SyncDefinition]) {
+        guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
+        var plan: SyncPlan
+        do {
+            plan = try SyncPlan(planning: syncs)
+            if !only.isEmpty { plan = try plan.only(only) }
+        } catch let error as PlanError {
+            throw CLIError.usage(error.message)
+        }
+        var definitions: [String: SyncDefinition] = [:]
+        for name in plan.syncNames {
+            definitions[name] = try SyncSession.definition(named: name, in: config)
+        }
+        return (plan, definitions)
+    }
+}
+
+/// Prints a plan run's per-step summary: a table, or one JSON object.
+struct PlanReportRenderer {
+    let asJSON: Bool
+
+    func render(_ report: PlanRunReport) {
+        let status = Self.status(of: report)
+        if asJSON {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard var data = try? encoder.encode(PlanSummaryLine(report, status: status)) else { return }
+            data.append(0x0A)
+            StandardStreams.write(data)
+            return
+        }
+        var rows = [["step", "status", "created", "updated", "deleted", "conflicts", "failed", "skipped", "requests", "time"]]
+        for step in report.steps {
+            let row = PlanStepLine(step)
+            func count(_ value: Int?) -> String { value.map(String.init) ?? "-" }
+            rows.append([
+                step.step.id, step.status.rawValue, count(row.created), count(row.updated), count(row.deleted),
+                count(row.conflicts), count(row.failed), count(row.skipped), count(row.requests),
+                row.durationMs.map { String(format: "%.2fs", Double($0) / 1000) } ?? "-",
+            ])
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = "\n"
+        for row in rows {
+            text += row.enumerated().map { column, cell in
+                column < 2
+                    ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ") + "\n"
+        }
+        for step in report.steps where !step.isClean {
+            if let message = step.message { text += "\(step.step.id): \(message)\n" }
+            for issue in step.summary?.issues ?? [] { text += "  \(issue)\n" }
+        }
+        text += "\(status): \(report.steps.count) step(s)"
+        let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
+        text += PlanStepResult.Status.allCases.compactMap { status in counts[status].map { ", \($0) \(status.rawValue)" } }.joined()
+        StandardStreams.write(text + "\n")
+    }
+
+    /// `DONE` when every step is clean, else the first of `STOPPED`, `FAILED`, `ISSUES` that applies.
+    static func status(of report: PlanRunReport) -> String {
+        if report.isClean { return "DONE" }
+        if report.steps.contains(where: { $0.status == .stopped || ($0.status == .notRun && !$0.isClean) }) {
+            return "STOPPED"
+        }
+        if report.steps.contains(where: { $0.status == .failed || $0.status == .skipped }) { return "FAILED" }
+        return "ISSUES"
+    }
+}
+
+/// The final JSON object of `syncrun run`.
+struct PlanSummaryLine: Encodable {
+    var event = "summary"
+    var status: String
+    var steps: [PlanStepLine]
+
+    init(_ report: PlanRunReport, status: String) {
+        self.status = status
+        steps = report.steps.map(PlanStepLine.init)
+    }
+}
+
+/// One step in the final JSON object.
+struct PlanStepLine: Encodable {
+    var step: String
+    var kind: String
+    var sync: String
+    var status: String
+    var created: Int?
+    var updated: Int?
+    var deleted: Int?
+    var conflicts: Int?
+    var failed: Int?
+    var skipped: Int?
+    var fetched: Int?
+    var requests: Int?
+    var retries: Int?
+    var durationMs: Int64?
+    var message: String?
+    var issues: [SyncUpIssueLine]?
+
+    init(_ result: PlanStepResult) {
+        step = result.step.id
+        kind = result.step.kind.rawValue
+        sync = result.step.syncName
+        status = result.status.rawValue
+        message = result.message
+        guard let summary = result.summary else { return }
+        created = summary.created
+        updated = summary.updated
+        deleted = summary.deleted + summary.deletedGhosts
+        conflicts = summary.conflicts
+        failed = summary.failed
+        skipped = summary.skipped + summary.skippedLocallyChanged
+        if summary.operation != .syncUp { fetched = summary.fetched }
+        requests = summary.requests
+        retries = summary.retries
+        durationMs = summary.durationMilliseconds
+        issues = summary.issues.isEmpty ? nil : summary.issues.map(SyncUpIssueLine.init)
+    }
+}
