@@ -73,4 +73,39 @@ public enum SyncrunProcess {
             stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
         )
     }
+
+    /// Starts `syncrun` with `arguments` and kills it with SIGKILL after `delay` unless it ended
+    /// first; for crash-safety tests.
+    ///
+    /// - Returns: Whether the process was killed (`false` when it exited on its own first), and its
+    ///   exit status when it was not.
+    public static func runKilled(
+        _ arguments: [String], after delay: Duration, in directory: URL? = nil
+    ) async throws -> (killed: Bool, status: Int32?) {
+        let executable = RepositoryPaths.syncrunExecutable
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw LaunchError(
+                description: "'\(executable.path)' is not built; run 'swift build --product syncrun' first")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try await Task.sleep(for: delay)
+        var killed = false
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            killed = true
+        }
+        process.waitUntilExit()
+        if killed, process.terminationReason == .exit {
+            // It ended on its own between the check and the signal.
+            return (false, process.terminationStatus)
+        }
+        return (killed, killed ? nil : process.terminationStatus)
+    }
 }

@@ -112,6 +112,8 @@ struct PlanRunner: Sendable {
         }
         var results: [String: PlanStepResult] = [:]
         var ordered: [PlanStepResult] = []
+        // For a skipped step, the failed or stopped step that caused it.
+        var rootCauses: [String: PlanStepResult] = [:]
         for step in plan.steps {
             let result: PlanStepResult
             if !toRun.contains(step.id) {
@@ -119,9 +121,12 @@ struct PlanRunner: Sendable {
             } else if stop.isStopRequested {
                 result = PlanStepResult(step: step, status: .notRun, message: "the run was stopped before this step")
             } else if let blocker = step.dependsOn.lazy.compactMap({ results[$0] }).first(where: { !$0.allowsDependents }) {
-                result = PlanStepResult(
-                    step: step, status: .skipped,
-                    message: "skipped: it depends on \(blocker.step.id), which \(blocker.outcomeDescription)")
+                var message = "skipped: it depends on \(blocker.step.id), which \(blocker.outcomeDescription)"
+                if let root = rootCauses[blocker.step.id] {
+                    message += " because \(root.step.id) \(root.outcomeDescription)"
+                }
+                rootCauses[step.id] = rootCauses[blocker.step.id] ?? blocker
+                result = PlanStepResult(step: step, status: .skipped, message: message)
                 events?.yield(.warning(syncName: step.syncName, message: "step \(step.id) " + result.message!))
                 try await journal(step.id, .skipped)
             } else {
