@@ -74,7 +74,10 @@ extension SoupReader {
     /// - Throws: `SoupStoreError`, as `upsertPage` would (`.malformedJSON`, `.notAnObject`,
     ///   `.missingExternalID`, `.ambiguousExternalID`, `.invalidPath`, `.unindexedExternalIDPath`).
     public func previewPage(
-        _ page: String, in soup: String, options: PageUpsertOptions = PageUpsertOptions(), recordLimit: Int = 0
+        _ page: String,
+        in soup: String,
+        options: PageUpsertOptions = PageUpsertOptions(),
+        recordLimit: Int = 0
     ) throws -> PagePreviewResult {
         let sourcePath = try BatchUpsert.sourcePath(db, source: page)
         let path = options.externalIDPath
@@ -82,8 +85,11 @@ extension SoupReader {
         let lookup: String
         if let layout = try SoupLayout.load(db, soup: soup) {
             let upsert = BatchUpsert(
-                key: .path(path), control: .serverRecord(syncID: nil),
-                leaveIfChanged: options.mergeMode == .leaveIfChanged, modificationDateField: nil)
+                key: .path(path),
+                control: .serverRecord(syncID: nil),
+                leaveIfChanged: options.mergeMode == .leaveIfChanged,
+                modificationDateField: nil
+            )
             let matching = try upsert.matching(layout: layout)
             lookup = """
                 SELECT s.ord, s.type, s.ext, min(t.id) AS existing, count(t.id) AS matches, \
@@ -148,7 +154,11 @@ extension SoupReader {
         if let missingKey { throw SoupStoreError.missingExternalID(entry: missingKey + 1, path: path) }
         if let ambiguous {
             throw SoupStoreError.ambiguousExternalID(
-                entry: ambiguous.ord + 1, path: path, soup: soup, count: ambiguous.count)
+                entry: ambiguous.ord + 1,
+                path: path,
+                soup: soup,
+                count: ambiguous.count
+            )
         }
         return result
     }

@@ -30,7 +30,8 @@ extension SoupReader {
                 SELECT CAST(json_extract(value, ?4) AS TEXT) FROM json_each(?3, \(RecordSyncsTable.recordsPath))
                 WHERE type = 'object' AND json_extract(value, ?4) IS NOT NULL ORDER BY key
                 """,
-            arguments: [nil as String?, nil as String?, page, "$.\(idPath)"])
+            arguments: [nil as String?, nil as String?, page, "$.\(idPath)"]
+        )
     }
 
     /// What `SoupWriter.finishGhostScan(soup:idPath:syncID:)` would do with the records among
@@ -58,7 +59,8 @@ extension SoupReader {
                     FROM \(layout.tableName) WHERE \(candidates.condition) \
                     AND \(candidates.idColumn) IN (SELECT value FROM json_each(?3)) ORDER BY id
                     """,
-                arguments: [soup, syncID, JSONText.array(ids)])
+                arguments: [soup, syncID, JSONText.array(ids)]
+            )
         } else {
             // Written before tracking: `__sync_id__` says which sync fetched a record.
             let idColumn = "CAST(\(layout.expression(forPath: idPath)) AS TEXT)"
@@ -70,7 +72,8 @@ extension SoupReader {
                     AND \(layout.expression(forPath: ControlFields.syncID)) = ? \
                     AND \(idColumn) IN (SELECT value FROM json_each(?)) ORDER BY id
                     """,
-                arguments: [syncID, JSONText.array(ids)])
+                arguments: [syncID, JSONText.array(ids)]
+            )
         }
         return rows.map { row in
             GhostPreviewRecord(recordID: row[1], entryID: row[0], isKeptForOtherSyncs: row[2])

@@ -33,7 +33,11 @@ struct GhostPreviewer: Sendable {
         if hasSoup { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
         let state = try registry.previewState(definition, replace: replace)
         var preview = SyncPreview(
-            syncName: name, syncID: state?.id, operation: .cleanGhosts, targetKind: definition.targetKindName)
+            syncName: name,
+            syncID: state?.id,
+            operation: .cleanGhosts,
+            targetKind: definition.targetKindName
+        )
         // No soup yet: nothing stored can be a ghost.
         guard hasSoup else { return preview }
         // A sync that never ran fetched nothing; its id is one no record carries.
@@ -64,7 +68,12 @@ struct GhostPreviewer: Sendable {
             }
             if !stopped {
                 try await classify(
-                    notReturned: candidates.sorted(), soup: soup, idPath: idPath, syncID: syncID, into: &preview)
+                    notReturned: candidates.sorted(),
+                    soup: soup,
+                    idPath: idPath,
+                    syncID: syncID,
+                    into: &preview
+                )
             }
         } catch is CancellationError {
             stopped = true
@@ -93,7 +102,11 @@ struct GhostPreviewer: Sendable {
 
     /// Counts and lists what the pass would do with the candidates the org no longer returns.
     private func classify(
-        notReturned: [String], soup: String, idPath: String, syncID: Int64, into preview: inout SyncPreview
+        notReturned: [String],
+        soup: String,
+        idPath: String,
+        syncID: Int64,
+        into preview: inout SyncPreview
     ) async throws {
         for start in stride(from: 0, to: notReturned.count, by: 500) {
             let slice = Array(notReturned[start..<min(start + 500, notReturned.count)])

@@ -28,7 +28,11 @@ struct SyncDownPreviewer: Sendable {
         let state = try registry.previewState(definition, replace: replace)
         let baseline = full || !fetcher.isIncremental ? -1 : max(state?.maxTimeStamp ?? -1, -1)
         var preview = SyncPreview(
-            syncName: name, syncID: state?.id, operation: .syncDown, targetKind: definition.targetKindName)
+            syncName: name,
+            syncID: state?.id,
+            operation: .syncDown,
+            targetKind: definition.targetKindName
+        )
         preview.isIncremental = baseline > 0
         preview.maxTimeStamp = baseline
         if let refresh = fetcher as? RefreshDownFetcher, try !self.hasSoup(refresh.sourceSoup, syncName: name) {
@@ -37,8 +41,10 @@ struct SyncDownPreviewer: Sendable {
 
         let before = org.statistics()
         let options = PageUpsertOptions(
-            externalIDPath: fetcher.idFieldName, mergeMode: definition.options.storeMergeMode,
-            modificationDateField: nil)
+            externalIDPath: fetcher.idFieldName,
+            mergeMode: definition.options.storeMergeMode,
+            modificationDateField: nil
+        )
         var stopped = stop.isStopRequested
         if !stopped {
             do {

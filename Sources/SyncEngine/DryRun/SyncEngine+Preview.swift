@@ -32,7 +32,10 @@ extension SyncEngine {
     ///   down or ghost cleaning (their runs write children while reading), `.stopped`, `.server`
     ///   and `.store`.
     public func preview(
-        _ definition: SyncDefinition, operation: SyncOperation, full: Bool = false, replace: Bool = false,
+        _ definition: SyncDefinition,
+        operation: SyncOperation,
+        full: Bool = false,
+        replace: Bool = false,
         stop: StopSignal = StopSignal()
     ) async throws -> SyncPreview {
         switch operation {

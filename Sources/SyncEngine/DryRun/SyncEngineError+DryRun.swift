@@ -6,6 +6,7 @@ extension SyncEngineError {
             code: .notSupported,
             message: "sync '\(name)': a dry run of the '\(kind)' \(what) is not supported yet by syncrun, "
                 + "because it writes the children while it reads; run it without --dry-run",
-            syncName: name)
+            syncName: name
+        )
     }
 }

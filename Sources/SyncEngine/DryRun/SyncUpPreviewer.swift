@@ -33,7 +33,11 @@ struct SyncUpPreviewer: Sendable {
         }
         let state = try registry.previewState(definition, replace: replace)
         var preview = SyncPreview(
-            syncName: name, syncID: state?.id, operation: .syncUp, targetKind: definition.targetKindName)
+            syncName: name,
+            syncID: state?.id,
+            operation: .syncUp,
+            targetKind: definition.targetKindName
+        )
         // No soup yet: it would be registered empty, with nothing dirty.
         guard hasSoup else { return preview }
 
@@ -51,16 +55,23 @@ struct SyncUpPreviewer: Sendable {
                 after = lastEntry.entryID
                 let records = try entries.map {
                     try SyncUpRecord(
-                        entry: $0, idFieldName: target.idFieldName,
+                        entry: $0,
+                        idFieldName: target.idFieldName,
                         modificationDateFieldName: target.modificationDateFieldName,
-                        dirtyWithoutOperationIsUpdate: target.kind != .single)
+                        dirtyWithoutOperationIsUpdate: target.kind != .single
+                    )
                 }
                 let versions = plan.isOverwrite ? [:] : try await checker.serverVersions(of: records)
                 preview.pages += 1
                 preview.selected += records.count
                 for record in records {
                     Self.decide(
-                        record, kind: target.kind, plan: plan, server: versions[record.entryID], into: &preview)
+                        record,
+                        kind: target.kind,
+                        plan: plan,
+                        server: versions[record.entryID],
+                        into: &preview
+                    )
                 }
                 if entries.count < Self.pageSize { break }
             }
@@ -75,8 +86,11 @@ struct SyncUpPreviewer: Sendable {
 
     /// Counts and lists `record` as the run would decide it before sending.
     static func decide(
-        _ record: SyncUpRecord, kind: SyncUpTargetKind, plan: SyncUpRequestPlan,
-        server: SyncUpConflictChecker.ServerVersion?, into preview: inout SyncPreview
+        _ record: SyncUpRecord,
+        kind: SyncUpTargetKind,
+        plan: SyncUpRequestPlan,
+        server: SyncUpConflictChecker.ServerVersion?,
+        into preview: inout SyncPreview
     ) {
         let (recordID, entryID) = (record.storedID, record.entryID)
         switch record.action {

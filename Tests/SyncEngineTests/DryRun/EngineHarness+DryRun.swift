@@ -15,7 +15,11 @@ struct DryRunBaseline {
 extension EngineHarness {
     /// Records the store file's bytes, the org's Account rows and the request log's length.
     func dryRunBaseline() throws -> DryRunBaseline {
-        DryRunBaseline(storeBytes: try storeBytes(), orgRows: try orgAccountRows(), loggedRequests: try requestLog().count)
+        DryRunBaseline(
+            storeBytes: try storeBytes(),
+            orgRows: try orgAccountRows(),
+            loggedRequests: try requestLog().count
+        )
     }
 
     /// Checks that nothing was written since `baseline`: same store bytes, same Account rows, and
@@ -35,7 +39,8 @@ extension EngineHarness {
     }
 
     static func isCollectionRetrieve(_ request: RequestLogEntry) -> Bool {
-        request.method == "POST" && request.path.range(of: #"/composite/sobjects/[A-Za-z_]+$"#, options: .regularExpression) != nil
+        request.method == "POST"
+            && request.path.range(of: #"/composite/sobjects/[A-Za-z_]+$"#, options: .regularExpression) != nil
     }
 
     private func storeBytes() throws -> [Data] {
@@ -48,7 +53,8 @@ extension EngineHarness {
     private func orgAccountRows() throws -> Data {
         try database.query(
             "SELECT Id, Name, Industry, AccountNumber, IsDeleted, LastModifiedDate, SystemModstamp FROM Account ORDER BY Id",
-            includeDeleted: true, apiVersion: "62.0"
+            includeDeleted: true,
+            apiVersion: "62.0"
         ).recordsJSON
     }
 

@@ -33,7 +33,9 @@ struct GhostPreviewTests {
             #expect(preview.fetched == 1)  // E4
             #expect(preview.local == SyncPreview.Changes(deleted: 2))
             #expect(preview.keptForOtherSyncs == 1)
-            #expect(Set(preview.items.filter { $0.action == .delete }.compactMap(\.recordID)) == [energy[0], energy[1]])
+            #expect(
+                Set(preview.items.filter { $0.action == .delete }.compactMap(\.recordID)) == [energy[0], energy[1]]
+            )
             #expect(preview.items.filter { $0.action == .skip }.map(\.recordID) == [shared[0]])
             #expect(preview.items.allSatisfy { $0.side == .local && $0.entryID != nil })
 
@@ -48,7 +50,9 @@ struct GhostPreviewTests {
             try harness.createAccounts(["A1"])
             let baseline = try harness.dryRunBaseline()
             let preview = try await harness.engine().preview(
-                Definitions.soql("all", query: "SELECT Name FROM Account"), operation: .cleanGhosts)
+                Definitions.soql("all", query: "SELECT Name FROM Account"),
+                operation: .cleanGhosts
+            )
             try harness.expectNothingWritten(since: baseline)
             #expect(preview.local == SyncPreview.Changes())
             #expect(preview.fetched == 1)

@@ -65,7 +65,11 @@ struct SyncDownPreviewTests {
             #expect(preview.maxTimeStamp == first.maxTimeStamp)
             #expect(preview.syncID == first.syncID)
             #expect(preview.local.created == 1)
-            #expect(preview.items.contains(SyncPreview.Item(side: .local, action: .create, recordID: created[0], entryID: nil)))
+            #expect(
+                preview.items.contains(
+                    SyncPreview.Item(side: .local, action: .create, recordID: created[0], entryID: nil)
+                )
+            )
             let updatedIDs = preview.items.filter { $0.action == .update }.compactMap(\.recordID)
             #expect(Set(updatedIDs).isSuperset(of: [ids[0], ids[2]]))
             #expect(preview.items.filter { $0.action == .update }.allSatisfy { $0.entryID != nil })
@@ -127,7 +131,9 @@ struct SyncDownPreviewTests {
             let names = (1...(SyncPreview.itemLimit + 7)).map { "Account \($0)" }
             try harness.createAccounts(names)
             let preview = try await harness.engine().preview(
-                Definitions.soql("all", query: "SELECT Name FROM Account"), operation: .syncDown)
+                Definitions.soql("all", query: "SELECT Name FROM Account"),
+                operation: .syncDown
+            )
             #expect(preview.local.created == names.count)
             #expect(preview.items.count == SyncPreview.itemLimit)
             #expect(preview.itemsTruncated)
@@ -166,7 +172,8 @@ struct SyncDownPreviewTests {
             #expect(
                 error.message
                     == "sync 'tree': a dry run of the 'parent_children' sync down is not supported yet by syncrun, "
-                    + "because it writes the children while it reads; run it without --dry-run")
+                    + "because it writes the children while it reads; run it without --dry-run"
+            )
 
             let up = UpDefinitions.accounts()
             let wrong = try await #require(throws: SyncEngineError.self) {
@@ -179,7 +186,10 @@ struct SyncDownPreviewTests {
             stop.requestStop()
             let stopped = try await #require(throws: SyncEngineError.self) {
                 try await engine.preview(
-                    Definitions.soql("all", query: "SELECT Name FROM Account"), operation: .syncDown, stop: stop)
+                    Definitions.soql("all", query: "SELECT Name FROM Account"),
+                    operation: .syncDown,
+                    stop: stop
+                )
             }
             #expect(stopped.code == .stopped)
         }

@@ -50,9 +50,11 @@ struct SyncUpPreviewTests {
             #expect(preview.conflicts == 1)
             #expect(preview.failed == 0)
             #expect(preview.items.count == 7)
-            let byRecord = Dictionary(uniqueKeysWithValues: preview.items.compactMap { item in
-                item.recordID.map { ($0, item) }
-            })
+            let byRecord = Dictionary(
+                uniqueKeysWithValues: preview.items.compactMap { item in
+                    item.recordID.map { ($0, item) }
+                }
+            )
             #expect(byRecord[changes.updated]?.side == .org)
             #expect(byRecord[changes.updated]?.action == .update)
             #expect(byRecord[changes.deleted]?.action == .delete)
@@ -62,7 +64,9 @@ struct SyncUpPreviewTests {
             #expect(byRecord[changes.goneOnServer]?.action == .delete)
             let createdEntries = preview.items.filter { $0.action == .create }.compactMap(\.entryID)
             #expect(createdEntries == changes.created)
-            #expect(preview.items.contains { $0.entryID == changes.dropped && $0.side == .local && $0.action == .delete })
+            #expect(
+                preview.items.contains { $0.entryID == changes.dropped && $0.side == .local && $0.action == .delete }
+            )
 
             let summary = try await engine.syncUp(definition)
             #expect(summary.created == preview.org.created)
@@ -118,7 +122,11 @@ struct SyncUpPreviewTests {
             #expect(preview.syncID == nil)
             #expect(preview.org == SyncPreview.Changes(created: 1))
             #expect(preview.failed == 1)
-            #expect(preview.items.contains(SyncPreview.Item(side: .org, action: .fail, recordID: "local_1", entryID: untyped)))
+            #expect(
+                preview.items.contains(
+                    SyncPreview.Item(side: .org, action: .fail, recordID: "local_1", entryID: untyped)
+                )
+            )
         }
     }
 
