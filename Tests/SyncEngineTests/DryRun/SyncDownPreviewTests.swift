@@ -194,4 +194,25 @@ struct SyncDownPreviewTests {
             #expect(stopped.code == .stopped)
         }
     }
+
+    @Test func syncHeldByALiveRunIsRefusedAsTheRunWouldBe() async throws {
+        try await EngineHarness.with { harness in
+            try harness.createAccounts(["A1"])
+            let engine = harness.engine()
+            let definition = Definitions.soql("all", query: "SELECT Name FROM Account")
+            let state = try engine.prepare(definition)
+            let configuration = engine.configuration
+            try await harness.store.write { writer in
+                try writer.acquireSyncLock(
+                    SyncLock(
+                        syncID: state.id, processID: configuration.processID, hostName: configuration.hostName,
+                        token: "other run", operation: "syncDown", claimedAt: 0))
+            }
+            let error = try await #require(throws: SyncEngineError.self) {
+                try await engine.preview(definition, operation: .syncDown)
+            }
+            #expect(error.code == .alreadyRunning)
+            #expect(error.syncName == "all")
+        }
+    }
 }
