@@ -205,8 +205,14 @@ struct SyncDownPreviewTests {
             try await harness.store.write { writer in
                 try writer.acquireSyncLock(
                     SyncLock(
-                        syncID: state.id, processID: configuration.processID, hostName: configuration.hostName,
-                        token: "other run", operation: "syncDown", claimedAt: 0))
+                        syncID: state.id,
+                        processID: configuration.processID,
+                        hostName: configuration.hostName,
+                        token: "other run",
+                        operation: "syncDown",
+                        claimedAt: 0
+                    )
+                )
             }
             let error = try await #require(throws: SyncEngineError.self) {
                 try await engine.preview(definition, operation: .syncDown)
