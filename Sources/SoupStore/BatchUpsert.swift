@@ -44,8 +44,19 @@ struct BatchUpsert {
 
     private static let table = "temp.syncrun_batch"
 
-    func run(_ db: Database, layout: SoupLayout, source: String, now: Int64) throws -> Result {
-        let sourcePath = try Self.sourcePath(db, source: source)
+    /// The SQL that keys documents and matches them with stored entries, shared by `run` and the
+    /// read-only preview (`SoupReader.previewPage`), so both decide the same way.
+    struct Matching {
+        /// The key of a document `value` (from `json_each`).
+        var keyExpression: String
+        /// The stored key of entry `t`.
+        var storedKey: String
+        /// True when entry `t` has local changes.
+        var isLocal: String
+    }
+
+    /// Validates the key and builds its matching SQL for `layout`.
+    func matching(layout: SoupLayout) throws -> Matching {
         let keyIndex: SoupLayout.Index?
         switch key {
         case .entryID:
@@ -57,6 +68,22 @@ struct BatchUpsert {
             }
             keyIndex = index
         }
+        let keyExpression = keyIndex.map { SoupProjection.sql(for: $0, document: "value") }
+            ?? "json_extract(value, '$.\(SoupPath.entryID)')"
+        let stored: String
+        switch keyIndex {
+        case nil: stored = "t.id"
+        case let index? where index.type == .json1: stored = "json_extract(t.soup, \(SoupPath.jsonPathLiteral(index.path)))"
+        case let index?: stored = "t.\(index.columnName)"
+        }
+        return Matching(
+            keyExpression: keyExpression, storedKey: stored,
+            isLocal: ControlFields.predicate(ControlFields.local, is: true, in: layout, table: "t"))
+    }
+
+    func run(_ db: Database, layout: SoupLayout, source: String, now: Int64) throws -> Result {
+        let sourcePath = try Self.sourcePath(db, source: source)
+        let matching = try matching(layout: layout)
         if let modificationDateField { try SoupPath.validate(modificationDateField) }
 
         try db.execute(
@@ -68,15 +95,7 @@ struct BatchUpsert {
         defer { try? db.execute(sql: "DELETE FROM \(Self.table)") }
 
         // 1. Split, key, and look up stored entries, in one pass over the source.
-        let keyExpression = keyIndex.map { SoupProjection.sql(for: $0, document: "value") }
-            ?? "json_extract(value, '$.\(SoupPath.entryID)')"
-        let isLocal = ControlFields.predicate(ControlFields.local, is: true, in: layout, table: "t")
-        let stored: String
-        switch keyIndex {
-        case nil: stored = "t.id"
-        case let index? where index.type == .json1: stored = "json_extract(t.soup, \(SoupPath.jsonPathLiteral(index.path)))"
-        case let index?: stored = "t.\(index.columnName)"
-        }
+        let (keyExpression, isLocal, stored) = (matching.keyExpression, matching.isLocal, matching.storedKey)
         try db.execute(
             sql: """
                 INSERT INTO \(Self.table) (ord, raw, type, ext, existing, matches, isLocal)
@@ -207,7 +226,7 @@ struct BatchUpsert {
     }
 
     /// `'$'` for an array, `'$.records'` for a query page; throws for anything else.
-    private static func sourcePath(_ db: Database, source: String) throws -> String {
+    static func sourcePath(_ db: Database, source: String) throws -> String {
         let row = try Row.fetchOne(
             db,
             sql: "SELECT json_valid(?1), CASE WHEN json_valid(?1) THEN json_type(?1) END, "

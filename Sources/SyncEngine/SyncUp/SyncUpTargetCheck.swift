@@ -7,6 +7,22 @@ enum SyncUpTargetCheck {
     /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (parent_children, custom),
     ///   `.invalidTarget` (no field list, no soup), `.store`.
     static func plan(for definition: SyncDefinition, store: SoupStore) throws -> (SyncUpTarget, SyncUpRequestPlan) {
+        let (target, plan) = try plan(for: definition)
+        do {
+            guard try store.read({ try $0.hasSoup(definition.soupName) }) else {
+                throw SyncEngineError.missingSoup(definition.name, soup: definition.soupName)
+            }
+        } catch let error as SoupStoreError {
+            throw SyncEngineError.store(definition.name, error)
+        }
+        return (target, plan)
+    }
+
+    /// The checks and plan of ``plan(for:store:)`` that need no store (the dry run takes a soup
+    /// not registered yet as empty).
+    ///
+    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported`, `.invalidTarget` (no field list).
+    static func plan(for definition: SyncDefinition) throws -> (SyncUpTarget, SyncUpRequestPlan) {
         guard case .up(let target) = definition.target else { throw SyncEngineError.notSyncUp(definition.name) }
         switch target.kind {
         case .collection, .single, .batch: break
@@ -18,13 +34,6 @@ enum SyncUpTargetCheck {
         }
         guard let updateFields = target.updateFieldlist ?? definition.options.fieldlist else {
             throw SyncEngineError.noFieldList(definition.name, operation: "update", key: "updateFieldlist")
-        }
-        do {
-            guard try store.read({ try $0.hasSoup(definition.soupName) }) else {
-                throw SyncEngineError.missingSoup(definition.name, soup: definition.soupName)
-            }
-        } catch let error as SoupStoreError {
-            throw SyncEngineError.store(definition.name, error)
         }
         let plan = SyncUpRequestPlan(
             createFields: createFields,

@@ -1,0 +1,53 @@
+import SyncConfig
+
+extension SyncEngine {
+    /// What running `operation` for `definition` now would change, computed with reads only
+    /// (`syncrun run --dry-run`).
+    ///
+    /// The preview sends the requests the run would read with (the queries, page by page, from
+    /// the same watermark; the ids-only queries of ghost cleaning; the sync up conflict check,
+    /// a collection retrieve sent as `POST`) and none that write. The store is only read, in read
+    /// transactions: a sync that never ran is previewed as a first run without creating its
+    /// state, no lock is taken, and a soup that is not registered yet is taken as empty. Records
+    /// are counted page by page, never held; ghost cleaning holds the ids of this sync's
+    /// candidates (see ``SyncPreview``).
+    ///
+    /// ```swift
+    /// let preview = try await engine.preview(definition, operation: .syncUp)
+    /// print(preview.org.created, preview.org.updated, preview.org.deleted, preview.conflicts)
+    /// for item in preview.items { print(item.side, item.action, item.recordID ?? "-") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - definition: The sync, from the config.
+    ///   - operation: `.syncDown`, `.cleanGhosts` (both for a sync down definition) or `.syncUp`.
+    ///   - full: Sync down: ignore the watermark, as `syncDown(_:full:)` does.
+    ///   - replace: As in ``prepare(_:replace:)``: a stored definition that differs from
+    ///     `definition` is previewed as recreated (no watermark) instead of refused.
+    ///   - stop: Checked between pages; when raised the preview throws `.stopped`.
+    /// - Returns: The counts and the first ``SyncPreview/itemLimit`` affected records.
+    /// - Throws: `SyncEngineError`, with the sync's name: the errors the run would start with
+    ///   (`.wrongType`, `.notSupported`, `.invalidTarget`, `.definitionChanged`,
+    ///   `.alreadyRunning`, `.ghostCleaningRefused`), `.notSupported` for a parent_children sync
+    ///   down or ghost cleaning (their runs write children while reading), `.stopped`, `.server`
+    ///   and `.store`.
+    public func preview(
+        _ definition: SyncDefinition,
+        operation: SyncOperation,
+        full: Bool = false,
+        replace: Bool = false,
+        stop: StopSignal = StopSignal()
+    ) async throws -> SyncPreview {
+        switch operation {
+        case .syncDown:
+            return try await SyncDownPreviewer(store: store, org: org, registry: registry)
+                .preview(definition, full: full, replace: replace, stop: stop)
+        case .cleanGhosts:
+            return try await GhostPreviewer(store: store, org: org, registry: registry)
+                .preview(definition, replace: replace, stop: stop)
+        case .syncUp:
+            return try await SyncUpPreviewer(store: store, org: org, registry: registry)
+                .preview(definition, replace: replace, stop: stop)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import OrgClient
+import SoupStore
+import SyncConfig
+
+/// Previews one sync up (sync-semantics §7, §8.1–§8.3) with reads only: scans the dirty records in
+/// entry-id order, a page of 2,000 at a time, runs the run's `LEAVE_IF_CHANGED` check on each
+/// page (``SyncUpConflictChecker``: one collection retrieve per sObject type and 2,000 ids, a
+/// read sent as `POST /composite/sobjects/<type>`), and decides each record as the run does
+/// before sending.
+///
+/// What the org would answer to the sends themselves (refusals, or an update whose record was
+/// deleted meanwhile under `OVERWRITE`) cannot be known without sending them.
+struct SyncUpPreviewer: Sendable {
+    let store: SoupStore
+    let org: any OrgClient
+    let registry: SyncStateRegistry
+
+    /// Dirty records read, and checked, per page.
+    static let pageSize = 2000
+
+    /// - Throws: `SyncEngineError`: the errors a run of `definition` would start with
+    ///   (`.wrongType`, `.notSupported` for parent_children and custom targets, `.invalidTarget`,
+    ///   `.definitionChanged`, `.alreadyRunning`), `.stopped`, `.server`, `.store`.
+    func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
+        let name = definition.name
+        let (target, plan) = try SyncUpTargetCheck.plan(for: definition)
+        let soup = definition.soupName
+        let hasSoup: Bool
+        do {
+            hasSoup = try await store.read { reader in try reader.hasSoup(soup) }
+        } catch {
+            throw SyncEngineError.wrapping(error, syncName: name)
+        }
+        let state = try registry.previewState(definition, replace: replace)
+        var preview = SyncPreview(
+            syncName: name,
+            syncID: state?.id,
+            operation: .syncUp,
+            targetKind: definition.targetKindName
+        )
+        // No soup yet: it would be registered empty, with nothing dirty.
+        guard hasSoup else { return preview }
+
+        let before = org.statistics()
+        let checker = SyncUpConflictChecker(org: org, modificationDateFieldName: plan.modificationDateFieldName)
+        var after: Int64 = 0
+        do {
+            while true {
+                if stop.isStopRequested || Task.isCancelled { throw SyncEngineError.stopped(name) }
+                let last = after
+                let entries = try await store.read { reader in
+                    try reader.dirtyEntries(in: soup, afterEntryID: last, limit: Self.pageSize)
+                }
+                guard let lastEntry = entries.last else { break }
+                after = lastEntry.entryID
+                let records = try entries.map {
+                    try SyncUpRecord(
+                        entry: $0,
+                        idFieldName: target.idFieldName,
+                        modificationDateFieldName: target.modificationDateFieldName,
+                        dirtyWithoutOperationIsUpdate: target.kind != .single
+                    )
+                }
+                let versions = plan.isOverwrite ? [:] : try await checker.serverVersions(of: records)
+                preview.pages += 1
+                preview.selected += records.count
+                for record in records {
+                    Self.decide(
+                        record,
+                        kind: target.kind,
+                        plan: plan,
+                        server: versions[record.entryID],
+                        into: &preview
+                    )
+                }
+                if entries.count < Self.pageSize { break }
+            }
+        } catch is CancellationError {
+            throw SyncEngineError.stopped(name)
+        } catch {
+            throw SyncEngineError.wrapping(error, syncName: name)
+        }
+        preview.requests = org.statistics().requests - before.requests
+        return preview
+    }
+
+    /// Counts and lists `record` as the run would decide it before sending.
+    static func decide(
+        _ record: SyncUpRecord,
+        kind: SyncUpTargetKind,
+        plan: SyncUpRequestPlan,
+        server: SyncUpConflictChecker.ServerVersion?,
+        into preview: inout SyncPreview
+    ) {
+        let (recordID, entryID) = (record.storedID, record.entryID)
+        switch record.action {
+        case .removeLocally:
+            preview.local.deleted += 1
+            preview.list(.local, .delete, recordID: recordID, entryID: entryID)
+            return
+        case .none:
+            preview.skipped += 1
+            preview.list(.org, .skip, recordID: recordID, entryID: entryID)
+            return
+        case .create, .update, .delete:
+            break
+        }
+        switch SyncUpConflictChecker.decide(record, server: server) {
+        case .deleted:
+            // Deleted locally and already gone on the org: the entry is removed, nothing is sent.
+            preview.local.deleted += 1
+            preview.list(.local, .delete, recordID: recordID, entryID: entryID)
+            return
+        case .conflict:
+            preview.conflicts += 1
+            preview.list(.org, .conflict, recordID: recordID, entryID: entryID)
+            return
+        default:
+            break
+        }
+        switch plan.request(for: record) {
+        case .create, .upsert:
+            preview.org.created += 1
+            preview.list(.org, .create, recordID: recordID, entryID: entryID)
+        case .update:
+            preview.org.updated += 1
+            preview.list(.org, .update, recordID: recordID, entryID: entryID)
+        case .delete(nil, _) where kind != .collection:
+            // A collection delete needs only ids; the single and batch requests name the type.
+            preview.failed += 1
+            preview.list(.org, .fail, recordID: recordID, entryID: entryID)
+        case .delete:
+            preview.org.deleted += 1
+            preview.list(.org, .delete, recordID: recordID, entryID: entryID)
+        case .invalid:
+            preview.failed += 1
+            preview.list(.org, .fail, recordID: recordID, entryID: entryID)
+        }
+    }
+}
