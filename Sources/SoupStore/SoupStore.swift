@@ -34,11 +34,24 @@ public final class SoupStore: Sendable {
     ///   - logger: Receives debug-level records of schema changes; none when `nil`.
     /// - Throws: `SoupStoreError` (`.encryptedStore`, `.notASmartStore`, `.foreignOperation`,
     ///   `.io`, `.sqlite`).
-    public init(path: String, logger: Logger? = nil) throws {
+    public convenience init(path: String, logger: Logger? = nil) throws {
+        try self.init(path: path, logger: logger, readOnly: false)
+    }
+
+    /// Opens the existing store at `path` for reading only (dry runs): no byte of the file
+    /// changes, unfinished alter operations are left as they are, and every write throws.
+    ///
+    /// - Throws: `SoupStoreError` as ``init(path:logger:)``, and `.io` when the file is missing.
+    public static func openReadOnly(path: String, logger: Logger? = nil) throws -> SoupStore {
+        try SoupStore(path: path, logger: logger, readOnly: true)
+    }
+
+    private init(path: String, logger: Logger?, readOnly: Bool) throws {
         self.path = path
         self.logger = logger ?? Logger(label: "syncrun.store", factory: { _ in SwiftLogNoOpLogHandler() })
-        try StoreFile.prepare(path)
+        if !readOnly { try StoreFile.prepare(path) }
         var configuration = Configuration()
+        configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
         configuration.label = "syncrun.store"
         configuration.prepareDatabase { db in
@@ -50,6 +63,11 @@ public final class SoupStore: Sendable {
             throw SoupStoreError.encryptedStore(path)
         } catch {
             throw SoupStoreError.sqlite(error, path: path)
+        }
+        if readOnly {
+            let kind = try mapErrors { try pool.read { try SoupSchema.kind(of: $0) } }
+            if kind == .other { throw SoupStoreError.notASmartStore(path) }
+            return
         }
         try prepareSchema()
         try SoupStore.resumeUnfinishedOperations(self)

@@ -200,4 +200,70 @@ struct RunCommandTests {
             #expect(stored.first?.first as? Int == 80)
         }
     }
+
+    @Test func dryRunPrintsWhatTheRunThenDoesAndWritesNothing() async throws {
+        try await RunProject.with { project in
+            #expect(try project.run().status == 0)
+            try project.syncrun(["store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=555-0199"])
+            try project.syncrun(
+                ["store", "import", "contacts", "-"], stdin: #"[{"attributes":{"type":"Contact"},"LastName":"Dry"}]"#)
+            try project.syncrun(["store", "mark", "contacts", "--created", "--where", "LastName=Dry"])
+
+            // The store's bytes, and every record of the org (its query cursors are the server's own
+            // bookkeeping, as on a real org, so the org's file is compared by its records).
+            // (SQLite may create an empty WAL and its index beside the file to read it: no data.)
+            let storeFile = project.directory.appendingPathComponent(".syncrun/store.db")
+            let wal = project.directory.appendingPathComponent(".syncrun/store.db-wal")
+            let before = try Data(contentsOf: storeFile)
+            #expect(((try? Data(contentsOf: wal)) ?? Data()).isEmpty)
+            let orgQueries = [
+                "SELECT Id, Name, Phone, LastModifiedDate, SystemModstamp, IsDeleted FROM Account",
+                "SELECT Id, LastName, AccountId, LastModifiedDate, SystemModstamp, IsDeleted FROM Contact",
+            ]
+            func orgSnapshot() throws -> [String] {
+                try orgQueries.flatMap { soql in
+                    try project.orgRecords(soql).map { record in
+                        String(decoding: try JSONSerialization.data(withJSONObject: record, options: .sortedKeys), as: UTF8.self)
+                    }
+                }
+            }
+            let orgBefore = try orgSnapshot()
+            let log = project.directory.appendingPathComponent("requests.jsonl")
+            let dry = try project.run(["--dry-run", "--request-log", log.path])
+            #expect(dry.status == 0, "\(dry.stderr)")
+            let preview = try RunSummary(dry)
+            func previewed(_ step: String, _ side: String, _ key: String) throws -> Int? {
+                let object = try #require(try preview.step(step)["preview"] as? [String: Any])
+                return (object[side] as? [String: Any])?[key] as? Int
+            }
+            #expect(try previewed("syncUp:accountsUp", "org", "updated") == 1)
+            #expect(try previewed("syncUp:contactsUp", "org", "created") == 1)
+            #expect(try Data(contentsOf: storeFile) == before, "the dry run changed the store")
+            #expect(((try? Data(contentsOf: wal)) ?? Data()).isEmpty, "the dry run wrote to the store's WAL")
+            #expect(try orgSnapshot() == orgBefore, "the dry run changed the org's records")
+            for line in try String(contentsOf: log, encoding: .utf8).split(separator: "\n") {
+                let entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let method = entry["method"] as? String
+                let path = entry["path"] as? String ?? ""
+                // Reads only: GETs, and the collection retrieve (a POST that reads) of the conflict check.
+                #expect(method == "GET" || (method == "POST" && path.contains("/composite/sobjects/")), "\(line)")
+            }
+
+            let real = try project.run()
+            #expect(real.status == 0, "\(real.stderr)")
+            let summary = try RunSummary(real)
+            #expect(try summary.count("updated", of: "syncUp:accountsUp") == 1)
+            #expect(try summary.count("created", of: "syncUp:contactsUp") == 1)
+        }
+    }
+
+    @Test func dryRunRefusesToCreateALocalOrg() async throws {
+        try await RunProject.with { project in
+            let dry = try project.run(["--dry-run"])
+            #expect(dry.status == 2)
+            #expect(dry.stderr.contains("a dry run creates nothing"))
+            #expect(!FileManager.default.fileExists(atPath: project.orgDirectory))
+            #expect(!FileManager.default.fileExists(atPath: project.directory.appendingPathComponent(".syncrun/store.db").path))
+        }
+    }
 }

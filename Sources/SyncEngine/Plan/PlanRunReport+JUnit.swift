@@ -32,6 +32,13 @@ extension PlanRunReport {
             }
             if let summary = step.summary {
                 xml += "      <system-out>\(Self.escaped(Self.totals(summary)))</system-out>\n"
+            } else if let preview = step.preview {
+                let text =
+                    "dry run: org created=\(preview.org.created) updated=\(preview.org.updated) "
+                    + "deleted=\(preview.org.deleted); store created=\(preview.local.created) "
+                    + "updated=\(preview.local.updated) deleted=\(preview.local.deleted); "
+                    + "conflicts=\(preview.conflicts) requests=\(preview.requests)"
+                xml += "      <system-out>\(Self.escaped(text))</system-out>\n"
             }
             xml += "    </testcase>\n"
         }

@@ -11,12 +11,16 @@ public struct PlanRunOptions: Sendable, Hashable {
     /// Continue the latest run: run only the steps it did not finish `DONE` (see
     /// ``SyncEngine/run(_:definitions:options:stop:events:)``).
     public var resume: Bool
+    /// Preview every step with reads only (``SyncEngine/preview(_:operation:full:replace:stop:)``):
+    /// no sync is created, nothing is journaled, nothing is written to the store or the org.
+    public var dryRun: Bool
 
     /// Creates options.
-    public init(full: Bool = false, replace: Bool = false, resume: Bool = false) {
+    public init(full: Bool = false, replace: Bool = false, resume: Bool = false, dryRun: Bool = false) {
         self.full = full
         self.replace = replace
         self.resume = resume
+        self.dryRun = dryRun
     }
 }
 
@@ -42,6 +46,8 @@ public struct PlanStepResult: Sendable, Hashable {
     public var status: Status
     /// The run's totals, when it ran.
     public var summary: SyncRunSummary?
+    /// What the step would change, for a dry run (status `DONE` when the preview succeeded).
+    public var preview: SyncPreview?
     /// Why it failed or did not run.
     public var message: String?
 
@@ -104,6 +110,7 @@ struct PlanRunner: Sendable {
     ) async throws -> PlanRunReport {
         let store = engine.store
         let now = engine.registry.now
+        if options.dryRun { return await preview(options: options, stop: stop, events: events) }
         let toRun = try stepsToRun(resume: options.resume)
         try preflight(toRun, replace: options.replace)
 
@@ -138,6 +145,43 @@ struct PlanRunner: Sendable {
             ordered.append(result)
         }
         return PlanRunReport(steps: ordered)
+    }
+
+    /// Previews every step, in plan order. Nothing is written, so a failed preview does not keep
+    /// its dependents from being previewed (they are, from the store's current state).
+    private func preview(
+        options: PlanRunOptions, stop: StopSignal, events: AsyncStream<SyncEvent>.Continuation?
+    ) async -> PlanRunReport {
+        var results: [PlanStepResult] = []
+        for step in plan.steps {
+            guard !stop.isStopRequested else {
+                results.append(PlanStepResult(step: step, status: .notRun, message: "the dry run was stopped before this step"))
+                continue
+            }
+            guard let definition = definitions[step.syncName] else {
+                results.append(
+                    PlanStepResult(step: step, status: .failed, message: SyncEngineError.unknownSync(step.syncName).message))
+                continue
+            }
+            let operation: SyncOperation =
+                switch step.kind {
+                case .syncUp: .syncUp
+                case .syncDown: .syncDown
+                case .cleanGhosts: .cleanGhosts
+                }
+            do {
+                let preview = try await engine.preview(
+                    definition, operation: operation, full: options.full, replace: options.replace, stop: stop)
+                var result = PlanStepResult(step: step, status: .done)
+                result.preview = preview
+                results.append(result)
+            } catch {
+                let message = SyncEngineError.wrapping(error, syncName: step.syncName).message
+                events?.yield(.warning(syncName: step.syncName, message: "step \(step.id) cannot be previewed: \(message)"))
+                results.append(PlanStepResult(step: step, status: .failed, message: message))
+            }
+        }
+        return PlanRunReport(steps: results)
     }
 
     /// The ids of the steps this run executes: all, or when resuming the ones the journal does

@@ -42,8 +42,9 @@ struct RunCommand: AsyncParsableCommand {
         let startedAt = Date()
         let session = SyncSession(store: store, org: org, format: format)
         let renderer = SyncEventRenderer(format: format)
-        let (only, options) = (only, PlanRunOptions(full: full, replace: replace, resume: resume))
-        let report: PlanRunReport = try await session.session(renderer: renderer) { config, engine, stop, events in
+        let (only, options) = (only, PlanRunOptions(full: full, replace: replace, resume: resume, dryRun: dryRun))
+        let report: PlanRunReport = try await session.session(renderer: renderer, readOnly: dryRun) {
+            config, engine, stop, events in
             let (plan, definitions) = try Self.plan(config, only: only)
             do {
                 return try await engine.run(plan, definitions: definitions, options: options, stop: stop, events: events)
@@ -51,7 +52,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw CLIError.usage(refused.description + "\nfix the config, or pass --replace to recreate changed syncs")
             }
         }
-        PlanReportRenderer(asJSON: renderer.asJSONLines).render(report)
+        PlanReportRenderer(asJSON: renderer.asJSONLines, isDryRun: dryRun).render(report)
         if let junit {
             do {
                 try report.junitXML(timestamp: startedAt).write(toFile: junit, atomically: true, encoding: .utf8)
@@ -86,15 +87,22 @@ struct RunCommand: AsyncParsableCommand {
 /// Prints a plan run's per-step summary: a table, or one JSON object.
 struct PlanReportRenderer {
     let asJSON: Bool
+    var isDryRun = false
 
     func render(_ report: PlanRunReport) {
         let status = Self.status(of: report)
         if asJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard var data = try? encoder.encode(PlanSummaryLine(report, status: status)) else { return }
+            var line = PlanSummaryLine(report, status: status)
+            if isDryRun { line.dryRun = true }
+            guard var data = try? encoder.encode(line) else { return }
             data.append(0x0A)
             StandardStreams.write(data)
+            return
+        }
+        if isDryRun {
+            renderPreview(report, status: status)
             return
         }
         var rows = [["step", "status", "created", "updated", "deleted", "conflicts", "failed", "skipped", "requests", "time"]]
@@ -107,15 +115,7 @@ struct PlanReportRenderer {
                 row.durationMs.map { String(format: "%.2fs", Double($0) / 1000) } ?? "-",
             ])
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        var text = "\n"
-        for row in rows {
-            text += row.enumerated().map { column, cell in
-                column < 2
-                    ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ") + "\n"
-        }
+        var text = "\n" + Self.table(rows)
         for step in report.steps where !step.isClean {
             if let message = step.message { text += "\(step.step.id): \(message)\n" }
             for issue in step.summary?.issues ?? [] { text += "  \(issue)\n" }
@@ -124,6 +124,53 @@ struct PlanReportRenderer {
         let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
         text += PlanStepResult.Status.allCases.compactMap { status in counts[status].map { ", \($0) \(status.rawValue)" } }.joined()
         StandardStreams.write(text + "\n")
+    }
+
+    /// The dry run's table: what each step would create / update / delete on the org and in the
+    /// store, then the first affected records of each step.
+    private func renderPreview(_ report: PlanRunReport, status: String) {
+        var rows = [["step", "status", "org c/u/d", "store c/u/d", "conflicts", "skipped", "fetched", "requests"]]
+        for step in report.steps {
+            guard let preview = step.preview else {
+                rows.append([step.step.id, step.status.rawValue, "-", "-", "-", "-", "-", "-"])
+                continue
+            }
+            func triple(_ changes: SyncPreview.Changes) -> String { "\(changes.created)/\(changes.updated)/\(changes.deleted)" }
+            rows.append([
+                step.step.id, step.status.rawValue, triple(preview.org), triple(preview.local), String(preview.conflicts),
+                String(preview.skippedLocallyChanged + preview.skipped + preview.keptForOtherSyncs),
+                String(preview.fetched), String(preview.requests),
+            ])
+        }
+        var text = "\nDRY RUN: nothing was written. Would change (created/updated/deleted):\n"
+        text += Self.table(rows)
+        for step in report.steps {
+            if let message = step.message, step.status != .done { text += "\(step.step.id): \(message)\n" }
+            guard let preview = step.preview, !preview.items.isEmpty else { continue }
+            text += "\(step.step.id):\n"
+            for item in preview.items.prefix(10) {
+                text += "  \(item.side == .org ? "org  " : "store") \(item.action.rawValue) "
+                    + "\(item.recordID ?? "(no id)")" + (item.entryID.map { " (entry \($0))" } ?? "") + "\n"
+            }
+            let more = preview.items.count > 10 || preview.itemsTruncated
+            if more { text += "  … (--format json lists up to \(SyncPreview.itemLimit))\n" }
+        }
+        text += "\(status == "DONE" ? "DRY RUN DONE" : "DRY RUN " + status): \(report.steps.count) step(s) previewed\n"
+        StandardStreams.write(text)
+    }
+
+    /// Rows as aligned columns: the first two left-aligned, the others right-aligned.
+    static func table(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = ""
+        for row in rows {
+            text += row.enumerated().map { column, cell in
+                column < 2
+                    ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ") + "\n"
+        }
+        return text
     }
 
     /// `DONE` when every step is clean, else the first of `STOPPED`, `FAILED`, `ISSUES` that applies.
@@ -141,6 +188,7 @@ struct PlanReportRenderer {
 struct PlanSummaryLine: Encodable {
     var event = "summary"
     var status: String
+    var dryRun: Bool?
     var steps: [PlanStepLine]
 
     init(_ report: PlanRunReport, status: String) {
@@ -167,6 +215,7 @@ struct PlanStepLine: Encodable {
     var durationMs: Int64?
     var message: String?
     var issues: [SyncUpIssueLine]?
+    var preview: PreviewLine?
 
     init(_ result: PlanStepResult) {
         step = result.step.id
@@ -174,6 +223,7 @@ struct PlanStepLine: Encodable {
         sync = result.step.syncName
         status = result.status.rawValue
         message = result.message
+        preview = result.preview.map(PreviewLine.init)
         guard let summary = result.summary else { return }
         created = summary.created
         updated = summary.updated
@@ -186,5 +236,55 @@ struct PlanStepLine: Encodable {
         retries = summary.retries
         durationMs = summary.durationMilliseconds
         issues = summary.issues.isEmpty ? nil : summary.issues.map(SyncUpIssueLine.init)
+    }
+}
+
+/// A dry run's preview of one step, in JSON.
+struct PreviewLine: Encodable {
+    struct Changes: Encodable {
+        var created: Int
+        var updated: Int
+        var deleted: Int
+    }
+
+    struct Item: Encodable {
+        var side: String
+        var action: String
+        var recordId: String?
+        var entryId: Int64?
+    }
+
+    var org: Changes
+    var local: Changes
+    var conflicts: Int
+    var skippedLocallyChanged: Int
+    var skipped: Int
+    var keptForOtherSyncs: Int
+    var failed: Int
+    var fetched: Int
+    var selected: Int
+    var pages: Int
+    var requests: Int
+    var incremental: Bool
+    var items: [Item]
+    var itemsTruncated: Bool
+
+    init(_ preview: SyncPreview) {
+        org = Changes(created: preview.org.created, updated: preview.org.updated, deleted: preview.org.deleted)
+        local = Changes(created: preview.local.created, updated: preview.local.updated, deleted: preview.local.deleted)
+        conflicts = preview.conflicts
+        skippedLocallyChanged = preview.skippedLocallyChanged
+        skipped = preview.skipped
+        keptForOtherSyncs = preview.keptForOtherSyncs
+        failed = preview.failed
+        fetched = preview.fetched
+        selected = preview.selected
+        pages = preview.pages
+        requests = preview.requests
+        incremental = preview.isIncremental
+        items = preview.items.map {
+            Item(side: $0.side.rawValue, action: $0.action.rawValue, recordId: $0.recordID, entryId: $0.entryID)
+        }
+        itemsTruncated = preview.itemsTruncated
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalOrg
 import Logging
 import OrgClient
 import SoupStore
@@ -53,16 +54,43 @@ struct SyncSession {
 
     /// Loads the config, opens the store (registering missing soups), starts the org, recovers
     /// killed runs, installs the signal handlers and runs `work` while `renderer` renders its events.
+    ///
+    /// With `readOnly` (dry runs) nothing is created or repaired: a missing store is replaced by
+    /// an empty temporary one, soups are not registered, killed runs are not recovered, and a
+    /// `local:DIR` org must already exist.
     func session<T: Sendable>(
         renderer: SyncEventRenderer,
+        readOnly: Bool = false,
         _ work: @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws -> T
     ) async throws -> T {
         let config = try loadConfig()
-        let soupStore = try store.openStore(create: true)
-        try registerMissingSoups(config.userStore, in: soupStore)
+        var scratch: URL?
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        let soupStore: SoupStore
+        if readOnly, !FileManager.default.fileExists(atPath: store.resolvedStorePath) {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("syncrun-dry-run-\(UUID().uuidString)")
+            scratch = directory
+            soupStore = try StoreErrors.converting {
+                try SoupStore(path: directory.appendingPathComponent("store.db").path)
+            }
+        } else if readOnly {
+            soupStore = try StoreErrors.converting { try SoupStore.openReadOnly(path: store.resolvedStorePath) }
+        } else {
+            soupStore = try store.openStore(create: true)
+        }
+        if !readOnly { try registerMissingSoups(config.userStore, in: soupStore) }
+        if readOnly, let directory = org.localDirectory,
+            !FileManager.default.fileExists(
+                atPath: URL(fileURLWithPath: directory).appendingPathComponent(OrgDatabase.fileName).path)
+        {
+            throw CLIError.usage(
+                "there is no local org in '\(directory)' yet, and a dry run creates nothing; run once without "
+                    + "--dry-run (with --seed FILE to load data), or create it with 'syncrun org seed'")
+        }
         return try await org.withOrgClient(logger: Self.logger) { client in
             let engine = SyncEngine(store: soupStore, org: client, logger: Self.logger)
-            let recovered = try Self.converting { try engine.recoverInterruptedRuns() }
+            let recovered = readOnly ? [] : try Self.converting { try engine.recoverInterruptedRuns() }
             for state in recovered {
                 StandardStreams.writeError(
                     "warning: sync '\(state.name ?? String(state.id))' was left RUNNING by a process that is gone; "
