@@ -135,12 +135,17 @@ struct SyncUpRunner: Sendable {
 
     /// Checks conflicts, sends, reads back and writes one batch.
     private func process(
-        _ batch: [SyncUpRecord],
+        _ records: [SyncUpRecord],
         kind: SyncUpTargetKind,
         callSize: Int,
         plan: SyncUpRequestPlan,
         progress: inout SyncUpProgress
     ) async throws {
+        var batch = records
+        let soup = progress.state.soupName
+        let recovery = SyncUpCreateRecovery(org: org, plan: plan, soupName: soup, store: store)
+        var outcomes = try await recovery.recover(&batch)
+        try await recordCreateIntents(&batch, decided: outcomes, plan: plan, soup: soup)
         var versions: [Int64: SyncUpConflictChecker.ServerVersion] = [:]
         if !plan.isOverwrite {
             versions = try await SyncUpConflictChecker(
@@ -148,9 +153,8 @@ struct SyncUpRunner: Sendable {
                 modificationDateFieldName: plan.modificationDateFieldName
             ).serverVersions(of: batch)
         }
-        var outcomes: [Int64: SyncUpOutcome] = [:]
         var toSend: [SyncUpRecord] = []
-        for record in batch {
+        for record in batch where outcomes[record.entryID] == nil {
             switch record.action {
             case .removeLocally: outcomes[record.entryID] = .removedLocally
             case .none: outcomes[record.entryID] = .skipped
@@ -186,10 +190,48 @@ struct SyncUpRunner: Sendable {
             idFieldName: plan.idFieldName,
             modificationDateFieldName: plan.modificationDateFieldName
         )
-        try await store.write { [outcomes] writer in
+        try await store.write { [batch, outcomes] writer in
             try writeBack.apply(batch, outcomes: outcomes, serverDates: dates, writer: writer)
             _ = try writer.updateSyncState(state)
         }
         events?.yield(.batch(progress.batchProgress))
+    }
+
+    /// Writes a ``SyncUpCreateIntent`` on every record of `batch` about to be created (not upserted),
+    /// in one transaction, before anything is sent; the records' `storedLastModified` follow the
+    /// write, so write-back still tells the app's own edits apart. An entry the app edited since it
+    /// was read gets the intent on its current version and keeps its old stamp (it stays dirty).
+    private func recordCreateIntents(
+        _ batch: inout [SyncUpRecord],
+        decided: [Int64: SyncUpOutcome],
+        plan: SyncUpRequestPlan,
+        soup: String
+    ) async throws {
+        let now = registry.now
+        var intents: [Int64: SyncUpCreateIntent] = [:]
+        for record in batch where record.action == .create && decided[record.entryID] == nil {
+            guard case .create(_, let fields) = plan.request(for: record) else { continue }
+            let attempt = (SyncUpCreateIntent(in: record.fields)?.attempt ?? 0) + 1
+            intents[record.entryID] = SyncUpCreateIntent(at: now, attempt: attempt, fields: fields)
+        }
+        guard !intents.isEmpty else { return }
+        let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
+        let stamps = try await store.write { [intents] writer -> [Int64: Int64] in
+            var stamps: [Int64: Int64] = [:]
+            for (entryID, intent) in intents {
+                guard let entry = try writer.reader.entry(entryID, in: soup) else { continue }
+                var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
+                fields[SyncUpCreateIntent.field] = intent.value
+                let written = try writer.upsert(OrgValue.object(fields).jsonText, into: soup)
+                if entry.lastModified == read[entryID] { stamps[entryID] = written.lastModified }
+            }
+            return stamps
+        }
+        for index in batch.indices {
+            let entryID = batch[index].entryID
+            guard let intent = intents[entryID] else { continue }
+            batch[index].fields[SyncUpCreateIntent.field] = intent.value
+            if let stamp = stamps[entryID] { batch[index].storedLastModified = stamp }
+        }
     }
 }
