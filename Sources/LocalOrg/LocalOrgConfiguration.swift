@@ -18,6 +18,8 @@ import Foundation
 /// - `jwtBearer` (``JWTBearerSettings``?, `nil`): enables the JWT bearer grant.
 /// - `tls` (``TLSSettings``?, `nil`): serve HTTPS with this certificate and key instead of HTTP.
 /// - `maxRequestBodySize` (`Int`, 32 MiB): larger request bodies get `413`.
+/// - `requestObserver` (closure, `nil`): called with the method and target (path and query) of
+///   every request before it is served, so a test can act at a known point of a client's run.
 public struct LocalOrgConfiguration: Sendable {
     /// The address to bind.
     public var host: String
@@ -43,6 +45,8 @@ public struct LocalOrgConfiguration: Sendable {
     public var tls: TLSSettings?
     /// The largest accepted request body, in bytes.
     public var maxRequestBodySize: Int
+    /// Called before each request is served.
+    public var requestObserver: (@Sendable (_ method: String, _ target: String) -> Void)?
 
     /// Creates a configuration; every argument has the default documented on the type.
     public init(
@@ -57,8 +61,10 @@ public struct LocalOrgConfiguration: Sendable {
         requestLogURL: URL? = nil,
         jwtBearer: JWTBearerSettings? = nil,
         tls: TLSSettings? = nil,
-        maxRequestBodySize: Int = 32 * 1024 * 1024
+        maxRequestBodySize: Int = 32 * 1024 * 1024,
+        requestObserver: (@Sendable (_ method: String, _ target: String) -> Void)? = nil
     ) {
+        self.requestObserver = requestObserver
         self.host = host
         self.port = port
         self.accessToken = accessToken

@@ -73,7 +73,9 @@ public struct LocalOrgServer: Sendable {
         let serverBuilder: HTTPServerBuilder =
             if let tlsConfiguration { try .tls(.http1(), tlsConfiguration: tlsConfiguration) } else { .http1() }
         let app = Application(
-            responder: OrgResponder(api: api, faults: faults, log: log, maxBodySize: configuration.maxRequestBodySize),
+            responder: OrgResponder(
+                api: api, faults: faults, log: log, maxBodySize: configuration.maxRequestBodySize,
+                observer: configuration.requestObserver),
             server: serverBuilder,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in

@@ -3,7 +3,9 @@ import SyncConfig
 
 extension SyncEngine {
     /// Runs `definition` as a sync up: every record of its soup marked `__local__` is created,
-    /// updated or deleted on the org, in entry-id order (sync-semantics §7, §8.1–§8.3).
+    /// updated or deleted on the org, in entry-id order (sync-semantics §7, §8); `parent_children`
+    /// targets send parent trees (§8.4). Dirty records are streamed batch by batch, and creates carry an intent so a lost
+    /// response is recognised on the next run instead of creating the record twice.
     ///
     /// Under `LEAVE_IF_CHANGED` a record the server changed since it was synced down is left
     /// alone on both sides, with a structured `__last_error__`; under `OVERWRITE` the local version
@@ -22,7 +24,7 @@ extension SyncEngine {
     ///   - events: Receives a warning when records failed or conflicted; not finished by the engine.
     /// - Returns: The totals. A run that fails or stops is reported here (and in the state).
     /// - Throws: `SyncEngineError` when the run cannot start: `.wrongType`, `.notSupported`
-    ///   (parent_children and custom targets), `.invalidTarget`, `.definitionChanged`,
+    ///   (custom targets), `.invalidTarget`, `.definitionChanged`,
     ///   `.alreadyRunning`, `.store`.
     public func syncUp(
         _ definition: SyncDefinition,

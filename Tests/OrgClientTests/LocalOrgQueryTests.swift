@@ -121,6 +121,36 @@ struct LocalOrgQueryTests {
         }
     }
 
+    @Test func identityGivesTheSessionsOrgAndUser() async throws {
+        try await LocalOrgFixture.with { org in
+            try await org.withClient { client, _, _ in
+                let identity = try await client.identity()
+                #expect(identity.organizationID == org.database.organizationID)
+                #expect(identity.userID == org.database.userID)
+                // Records created through the API are stamped with that user.
+                let id = try await client.create("Account", fields: ["Name": "Mine"])
+                let page = try await client.queryFirstPage(
+                    "SELECT Id FROM Account WHERE CreatedById = '\(identity.userID)' AND CreatedDate >= 2000-01-01T00:00:00Z",
+                    options: QueryOptions()
+                )
+                #expect(try page.body.parse()["records"]?.arrayValue?.compactMap { $0["Id"]?.stringValue } == [id])
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("https://login.example.com/id/00Dxx0000001gPL/005xx000001Sv6m", "00Dxx0000001gPL", "005xx000001Sv6m"),
+        ("http://127.0.0.1:8080/id/00D000000000001AAA/005000000000001AAA?version=1", "00D000000000001AAA",
+         "005000000000001AAA"),
+    ])
+    func identityURLsParse(url: String, organizationID: String, userID: String) {
+        #expect(OrgUserIdentity(identityURL: url) == OrgUserIdentity(organizationID: organizationID, userID: userID))
+    }
+
+    @Test func aURLWithoutAnIdentityPathDoesNotParse() {
+        #expect(OrgUserIdentity(identityURL: "https://login.example.com/services/oauth2/userinfo") == nil)
+    }
+
     @Test func searchesAndListsRecentRecordsAndLimits() async throws {
         try await LocalOrgFixture.with { org in
             try await org.withClient { client, _, _ in

@@ -8,6 +8,10 @@
 /// - `latency` (`Duration`, default `.zero`): added before every response.
 /// - `failAfter` (`Int?`, default `nil`): serves this many requests, then closes the connection of
 ///   every later request without sending a response (a crashed server, as the client sees it).
+/// - `loseResponses` (`Set<Int>`, default empty): the numbers (1-based, counting every request the
+///   server receives) of requests that are served — their writes commit — after which the
+///   connection is closed without the response (a response lost on the way back, as after a
+///   crash of the client or a network cut).
 public struct FaultConfiguration: Sendable, Equatable {
     /// The probability that a request fails with a 500 or 503.
     public var failureRate: Double
@@ -17,13 +21,22 @@ public struct FaultConfiguration: Sendable, Equatable {
     public var latency: Duration
     /// The number of requests served before every later connection is dropped.
     public var failAfter: Int?
+    /// The numbers of the requests served whose responses are then lost.
+    public var loseResponses: Set<Int>
 
     /// Creates a fault configuration; the defaults inject nothing.
-    public init(failureRate: Double = 0, seed: UInt64? = nil, latency: Duration = .zero, failAfter: Int? = nil) {
+    public init(
+        failureRate: Double = 0,
+        seed: UInt64? = nil,
+        latency: Duration = .zero,
+        failAfter: Int? = nil,
+        loseResponses: Set<Int> = []
+    ) {
         self.failureRate = failureRate
         self.seed = seed
         self.latency = latency
         self.failAfter = failAfter
+        self.loseResponses = loseResponses
     }
 
     /// No faults at all.
@@ -31,6 +44,6 @@ public struct FaultConfiguration: Sendable, Equatable {
 
     /// Whether any fault is configured.
     public var isActive: Bool {
-        failureRate > 0 || latency > .zero || failAfter != nil
+        failureRate > 0 || latency > .zero || failAfter != nil || !loseResponses.isEmpty
     }
 }

@@ -6,6 +6,8 @@ enum FaultAction: Equatable, Sendable {
     case fail(status: Int)
     /// Close the connection without answering.
     case dropConnection
+    /// Serve the request (its writes commit), then close the connection without the response.
+    case serveThenDropConnection
 }
 
 /// The fault injector's state machine: counts requests and draws failures.
@@ -31,6 +33,7 @@ struct FaultPlan: Sendable {
         if let failAfter = configuration.failAfter, requestCount > failAfter {
             return .dropConnection
         }
+        if configuration.loseResponses.contains(requestCount) { return .serveThenDropConnection }
         guard configuration.failureRate > 0 else { return .serve }
         let draw = Double(generator.next() >> 11) / Double(1 << 53)
         guard draw < configuration.failureRate else { return .serve }

@@ -17,6 +17,8 @@ struct OrgResponder: HTTPResponder {
     let log: RequestLog?
     /// The largest accepted request body, in bytes.
     let maxBodySize: Int
+    /// Called before each request is served.
+    var observer: (@Sendable (_ method: String, _ target: String) -> Void)? = nil
 
     private static let jsonContentType = "application/json;charset=UTF-8"
 
@@ -31,6 +33,7 @@ struct OrgResponder: HTTPResponder {
             try? await Task.sleep(for: latency)
         }
 
+        observer?(method, target)
         let reply: OrgHTTPResponse
         switch action {
         case .dropConnection:
@@ -44,18 +47,27 @@ struct OrgResponder: HTTPResponder {
         case .fail(let status):
             reply = .error(.injectedFailure(status: status), version: .newest)
         case .serve:
-            var request = request
-            do {
-                let buffer = try await request.collectBody(upTo: maxBodySize)
-                let body = Data(buffer.readableBytesView)
-                reply = api.handle(
-                    OrgHTTPRequest(method: method, target: target, headers: request.headers, body: body))
-            } catch {
-                reply = .error(.requestTooLarge(maximum: maxBodySize), version: .newest)
-            }
+            reply = await serve(request, method: method, target: target)
+        case .serveThenDropConnection:
+            _ = await serve(request, method: method, target: target)
+            context.logger.debug("Dropping the connection after serving the request (lost response)")
+            logRequest(method: method, target: target, status: nil, since: started)
+            try? await context.channel.close()
+            return Response(status: .internalServerError)
         }
         logRequest(method: method, target: target, status: reply.status, since: started)
         return makeResponse(reply)
+    }
+
+    private func serve(_ request: Request, method: String, target: String) async -> OrgHTTPResponse {
+        var request = request
+        do {
+            let buffer = try await request.collectBody(upTo: maxBodySize)
+            let body = Data(buffer.readableBytesView)
+            return api.handle(OrgHTTPRequest(method: method, target: target, headers: request.headers, body: body))
+        } catch {
+            return .error(.requestTooLarge(maximum: maxBodySize), version: .newest)
+        }
     }
 
     private func makeResponse(_ reply: OrgHTTPResponse) -> Response {

@@ -75,6 +75,10 @@ public protocol OrgClient: Sendable {
     /// Returns the org's limits (`DailyApiRequests` and others) by name.
     func limits() async throws -> [String: OrgLimit]
 
+    /// The org and user of the session, from the `identity` URL of the version's resources
+    /// (`GET /services/data/vXX.X/`).
+    func identity() async throws -> OrgUserIdentity
+
     /// Requests, retries, bytes and the latest API usage so far.
     func statistics() -> OrgClientStatistics
 }

@@ -47,4 +47,14 @@ extension RESTOrgClient {
             return OrgLimit(max: Int(max), remaining: Int(remaining))
         }
     }
+
+    /// `GET /` of the version: the org and user ids from its `identity` URL.
+    public func identity() async throws -> OrgUserIdentity {
+        let request = OutgoingRequest(.get, "\(basePath)/")
+        let value = try await sendForJSON(request)
+        guard let url = value["identity"]?.stringValue, let identity = OrgUserIdentity(identityURL: url) else {
+            throw OrgClientError.unexpectedShape("no 'identity' URL of the form …/id/{orgId}/{userId}", request: request)
+        }
+        return identity
+    }
 }

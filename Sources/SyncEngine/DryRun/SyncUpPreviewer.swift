@@ -19,11 +19,14 @@ struct SyncUpPreviewer: Sendable {
     static let pageSize = 2000
 
     /// - Throws: `SyncEngineError`: the errors a run of `definition` would start with
-    ///   (`.wrongType`, `.notSupported` for parent_children and custom targets, `.invalidTarget`,
+    ///   (`.wrongType`, `.notSupported` for custom targets, and for parent_children (not previewed yet), `.invalidTarget`,
     ///   `.definitionChanged`, `.alreadyRunning`), `.stopped`, `.server`, `.store`.
     func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
         let name = definition.name
         let (target, plan) = try SyncUpTargetCheck.plan(for: definition)
+        if target.kind == .parentChildren {
+            throw SyncEngineError.previewNotSupported(name, kind: "parent_children", operation: .syncUp)
+        }
         let soup = definition.soupName
         let hasSoup: Bool
         do {

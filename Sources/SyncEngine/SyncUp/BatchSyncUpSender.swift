@@ -66,44 +66,67 @@ struct BatchSyncUpSender: Sendable {
         let responses = try await org.composite(subrequests, allOrNone: false)
         let byReference = Dictionary(responses.map { ($0.referenceID, $0) }) { first, _ in first }
         for (record, request) in sent {
-            guard let response = byReference[Self.referenceID(record)] else {
-                outcomes[record.entryID] = .failed([SyncUpRequestPlan.localError("NO_RESULT", "no subresponse")])
-                continue
+            switch Self.outcome(of: byReference[Self.referenceID(record)], request: request, record: record) {
+            case .decided(let outcome): outcomes[record.entryID] = outcome
+            case .notFound: notFound.append(record)
             }
-            let isNotFound = response.statusCode == 404 || SyncUpRequestPlan.isNotFound(response.errors)
-            switch request {
-            case .create, .upsert:
-                if response.isSuccess, let id = response.id {
-                    outcomes[record.entryID] = .created(id: id)
-                } else {
-                    outcomes[record.entryID] = .failed(response.errors)
-                }
-            case .update(_, let id, _):
-                if response.isSuccess {
-                    outcomes[record.entryID] = .updated(id: id)
-                } else if response.statusCode == 412 {
-                    outcomes[record.entryID] = .conflict(
+        }
+    }
+
+    /// How one subresponse reads for a record.
+    enum ResponseReading: Sendable, Hashable {
+        case decided(SyncUpOutcome)
+        /// An update of a record that does not exist on the server (404 or a not-found code).
+        case notFound
+    }
+
+    /// Reads the subresponse to `request` (`nil` when the server sent none): success gives the
+    /// id, 412 a conflict, a not-found update is reported, a not-found delete is a success.
+    static func outcome(
+        of response: CompositeSubresponse?,
+        request: SyncUpRequestPlan.Request,
+        record: SyncUpRecord
+    ) -> ResponseReading {
+        guard let response else {
+            return .decided(.failed([SyncUpRequestPlan.localError("NO_RESULT", "the server sent no subresponse")]))
+        }
+        let isNotFound = response.statusCode == 404 || SyncUpRequestPlan.isNotFound(response.errors)
+        switch request {
+        case .create, .upsert:
+            if response.isSuccess, let id = response.id { return .decided(.created(id: id)) }
+            return .decided(.failed(response.errors))
+        case .update(_, let id, _):
+            if response.isSuccess { return .decided(.updated(id: id)) }
+            if response.statusCode == 412 {
+                return .decided(
+                    .conflict(
                         SyncUpConflict(
                             reason: .modifiedOnServer,
                             serverModified: nil,
                             localModified: record.localModificationDate
                         )
                     )
-                } else if isNotFound {
-                    notFound.append(record)
-                } else {
-                    outcomes[record.entryID] = .failed(response.errors)
-                }
-            case .delete:
-                outcomes[record.entryID] = response.isSuccess || isNotFound ? .deleted : .failed(response.errors)
-            case .invalid:
-                break
+                )
             }
+            return isNotFound ? .notFound : .decided(.failed(response.errors))
+        case .delete:
+            return .decided(response.isSuccess || isNotFound ? .deleted : .failed(response.errors))
+        case .invalid(let error):
+            return .decided(.failed([error]))
         }
     }
 
     private func subrequest(for request: SyncUpRequestPlan.Request, record: SyncUpRecord) -> CompositeSubrequest? {
-        let reference = Self.referenceID(record)
+        Self.subrequest(for: request, record: record, plan: plan, referenceID: Self.referenceID(record))
+    }
+
+    /// The composite subrequest for `request`, or `nil` when it cannot be sent (no type, invalid).
+    static func subrequest(
+        for request: SyncUpRequestPlan.Request,
+        record: SyncUpRecord,
+        plan: SyncUpRequestPlan,
+        referenceID reference: String
+    ) -> CompositeSubrequest? {
         switch request {
         case .create(let type, let fields):
             return .create(type, fields: fields, referenceID: reference)
@@ -114,7 +137,7 @@ struct BatchSyncUpSender: Sendable {
             return .upsert(type, externalIDField: field, externalID: externalID, fields: body, referenceID: reference)
         case .update(let type, let id, let fields):
             let since =
-                plan.isOverwrite
+                plan.isOverwrite || SyncUpUpdateIntent.isRetryOfOwnWrite(record.fields)
                 ? nil
                 : record.localModificationMilliseconds.map {
                     HTTPDate(Date(timeIntervalSince1970: Double($0) / 1000))

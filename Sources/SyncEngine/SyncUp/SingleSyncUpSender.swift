@@ -55,7 +55,7 @@ struct SingleSyncUpSender: Sendable {
             }
         case .update(let type, let id, let fields):
             let since: Date? =
-                plan.isOverwrite
+                plan.isOverwrite || SyncUpUpdateIntent.isRetryOfOwnWrite(record.fields)
                 ? nil
                 : record.localModificationMilliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) }
             do {

@@ -18,8 +18,9 @@ struct SyncUpConflictChecker: Sendable {
 
     /// The server's version of a record.
     enum ServerVersion: Sendable, Hashable {
-        /// The record exists; its modification date text, when returned.
-        case present(modified: String?)
+        /// The record exists; its modification date text, when returned, and the values of the
+        /// fields of the record's update intent (``SyncUpUpdateIntent``), when it has one.
+        case present(modified: String?, values: [String: OrgValue] = [:])
         /// The record does not exist (deleted, or never visible to this user).
         case deleted
     }
@@ -30,9 +31,13 @@ struct SyncUpConflictChecker: Sendable {
     /// - Throws: `OrgClientError` when a retrieve fails as a whole.
     func serverVersions(of records: [SyncUpRecord]) async throws -> [Int64: ServerVersion] {
         var idsByType: [String: [(entryID: Int64, id: String)]] = [:]
+        var intentFields: [String: Set<String>] = [:]
         for record in records where record.action == .update || record.action == .delete {
             guard let type = record.objectType, let id = record.serverID else { continue }
             idsByType[type, default: []].append((record.entryID, id))
+            if let intent = SyncUpUpdateIntent.intent(in: record.fields) {
+                intentFields[type, default: []].formUnion(intent.fields.keys)
+            }
         }
         var versions: [Int64: ServerVersion] = [:]
         for type in idsByType.keys.sorted() {
@@ -42,13 +47,15 @@ struct SyncUpConflictChecker: Sendable {
                 let values = try await org.retrieveCollection(
                     type,
                     ids: chunk.map(\.id),
-                    fields: [modificationDateFieldName]
+                    fields: [modificationDateFieldName] + (intentFields[type] ?? []).subtracting([modificationDateFieldName]).sorted()
                 )
                 for (index, entry) in chunk.enumerated() {
                     let value = index < values.count ? values[index] : nil
                     versions[entry.entryID] =
                         if let value, !value.isNull {
-                            .present(modified: value[modificationDateFieldName]?.stringValue)
+                            .present(
+                                modified: value[modificationDateFieldName]?.stringValue,
+                                values: value.objectValue ?? [:])
                         } else {
                             .deleted
                         }
@@ -72,11 +79,17 @@ struct SyncUpConflictChecker: Sendable {
                     localModified: record.localModificationDate
                 )
             )
-        case (_, .present(let modified)):
+        case (_, .present(let modified, let values)):
             // No local timestamp: the check degrades to overwrite (§7.4).
             guard let local = record.localModificationMilliseconds, let modified,
                 let remote = SalesforceDateTime.milliseconds(from: modified), remote > local
             else { return nil }
+            // Our own update, whose response was lost: the server holds exactly what we sent.
+            if record.action == .update, let intent = SyncUpUpdateIntent.intent(in: record.fields),
+                !intent.fields.isEmpty, SyncUpCreateRecovery.matches(values, sent: intent.fields)
+            {
+                return nil
+            }
             return .conflict(
                 SyncUpConflict(
                     reason: .modifiedOnServer,

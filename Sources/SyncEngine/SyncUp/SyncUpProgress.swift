@@ -36,6 +36,13 @@ struct SyncUpProgress: Sendable {
 
     /// A batch was written back; returns the state to save with it.
     mutating func batchWritten(_ records: [SyncUpRecord], outcomes: [Int64: SyncUpOutcome]) -> StoredSyncState {
+        count(records, outcomes: outcomes)
+        return batchWritten()
+    }
+
+    /// Counts the outcomes of `records` (one soup's records: outcomes are keyed by entry id) without
+    /// ending the batch; a record without an outcome counts as skipped.
+    mutating func count(_ records: [SyncUpRecord], outcomes: [Int64: SyncUpOutcome]) {
         for record in records {
             switch outcomes[record.entryID] {
             case .created: summary.created += 1
@@ -59,6 +66,10 @@ struct SyncUpProgress: Sendable {
             }
         }
         processed += records.count
+    }
+
+    /// Ends a batch whose records were counted; returns the state to save with it.
+    mutating func batchWritten() -> StoredSyncState {
         batches += 1
         let progress = state.totalSize > 0 ? processed * 100 / state.totalSize : 100
         state.progress = min(progress, 99)

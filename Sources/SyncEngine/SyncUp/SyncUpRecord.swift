@@ -23,8 +23,9 @@ enum SyncUpAction: Sendable, Hashable {
 struct SyncUpRecord: Sendable, Hashable {
     /// `_soupEntryId`.
     let entryID: Int64
-    /// The entry's `_soupLastModifiedDate` when it was read.
-    let storedLastModified: Int64
+    /// The entry's `_soupLastModifiedDate` when it was read (moved on when the run itself writes
+    /// the entry before sending, e.g. a create intent).
+    var storedLastModified: Int64
     /// The stored document.
     var fields: [String: OrgValue]
     /// What to do.
@@ -33,6 +34,9 @@ struct SyncUpRecord: Sendable, Hashable {
     let idFieldName: String
     /// The field holding the server modification date.
     let modificationDateFieldName: String
+    /// The sObject type to use when the record has no `attributes.type` (parent-children targets
+    /// know their types from the config).
+    var defaultObjectType: String?
 
     /// Reads `entry`; `dirtyWithoutOperationIsUpdate` chooses the batch/collection reading of
     /// "dirty without operation" (an update) over the single-record one (nothing).
@@ -40,8 +44,10 @@ struct SyncUpRecord: Sendable, Hashable {
         entry: SoupEntry,
         idFieldName: String,
         modificationDateFieldName: String,
-        dirtyWithoutOperationIsUpdate: Bool
+        dirtyWithoutOperationIsUpdate: Bool,
+        defaultObjectType: String? = nil
     ) throws {
+        self.defaultObjectType = defaultObjectType
         self.entryID = entry.entryID
         self.storedLastModified = entry.lastModified
         self.fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
@@ -68,8 +74,11 @@ struct SyncUpRecord: Sendable, Hashable {
     /// The id as stored (server or local), for messages and summaries.
     var storedID: String? { fields[idFieldName]?.stringValue }
 
-    /// `attributes.type`.
-    var objectType: String? { fields["attributes"]?["type"]?.stringValue }
+    /// `attributes.type`, else the target's type for this soup.
+    var objectType: String? { fields["attributes"]?["type"]?.stringValue ?? defaultObjectType }
+
+    /// Whether `__local__` is set (leniently read, §2.2).
+    var isDirty: Bool { Self.flag(fields[ControlFields.local]) }
 
     /// The stored modification date text.
     var localModificationDate: String? { fields[modificationDateFieldName]?.stringValue }
@@ -117,5 +126,18 @@ struct SyncUpRecord: Sendable, Hashable {
             current = next
         }
         return current
+    }
+}
+
+extension SyncUpRecord {
+    /// A record standing for a parent that is not in the store, known only by its server id
+    /// (entry id 0, nothing to do).
+    init(absentEntryWithID id: String, idFieldName: String, modificationDateFieldName: String) {
+        entryID = 0
+        storedLastModified = 0
+        fields = [idFieldName: .string(id)]
+        action = .none
+        self.idFieldName = idFieldName
+        self.modificationDateFieldName = modificationDateFieldName
     }
 }

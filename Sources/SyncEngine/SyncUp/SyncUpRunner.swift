@@ -4,10 +4,11 @@ import OrgClient
 import SoupStore
 import SyncConfig
 
-/// Runs one sync up (sync-semantics §7, §8.1–§8.3): claims the sync, selects the dirty records
-/// in numeric entry-id order, checks conflicts in batches under `LEAVE_IF_CHANGED`, sends each
-/// batch with the target's sender, reads back the written records' modification dates, and
-/// writes the batch's outcomes with the sync state in one transaction.
+/// Runs one sync up (sync-semantics §7, §8): claims the sync, streams the dirty records batch by
+/// batch in numeric entry-id order, checks each batch's conflicts under `LEAVE_IF_CHANGED`, sends
+/// it with the target's sender, reads back the written records' modification dates, and writes
+/// the batch's outcomes with the sync state in one transaction. `parent_children` targets run
+/// their trees through ``ParentChildrenSyncUpRunner``.
 struct SyncUpRunner: Sendable {
     let store: SoupStore
     let org: any OrgClient
@@ -45,31 +46,16 @@ struct SyncUpRunner: Sendable {
         var failure: String?
         var stopped = false
         do {
-            let records = try await selectRecords(definition, target: target)
-            let selected = progress.selected(records.count)
-            _ = try await store.write { try $0.updateSyncState(selected) }
-            var versions: [Int64: SyncUpConflictChecker.ServerVersion] = [:]
-            if !plan.isOverwrite {
-                versions = try await SyncUpConflictChecker(
+            if target.kind == .parentChildren, let info = target.parentChildren {
+                let runner = ParentChildrenSyncUpRunner(
+                    store: store,
                     org: org,
-                    modificationDateFieldName: plan.modificationDateFieldName
-                ).serverVersions(of: records)
-            }
-            let batchSize = target.kind == .collection ? target.maxBatchSize : 200
-            for start in stride(from: 0, to: records.count, by: batchSize) {
-                if stop.isStopRequested || Task.isCancelled {
-                    stopped = true
-                    break
-                }
-                let batch = Array(records[start..<min(start + batchSize, records.count)])
-                try await process(
-                    batch,
-                    kind: target.kind,
-                    callSize: target.maxBatchSize,
-                    plan: plan,
-                    versions: versions,
-                    progress: &progress
+                    plan: ParentChildrenSyncUpPlan(info: info, target: target, parent: plan),
+                    events: events
                 )
+                stopped = try await runner.run(progress: &progress, stop: stop)
+            } else {
+                stopped = try await runRecords(definition, target: target, plan: plan, progress: &progress, stop: stop)
             }
         } catch is CancellationError {
             stopped = true
@@ -110,18 +96,65 @@ struct SyncUpRunner: Sendable {
         return summary
     }
 
-    /// Decides, sends, reads back and writes one batch.
+    /// Streams the dirty records (sync-semantics §7.1, §11 item 22): counts them for `totalSize`,
+    /// then reads one batch at a time after the last entry id seen, in numeric entry-id order, and
+    /// checks, sends and writes it before reading the next. Memory holds one batch whatever the
+    /// number of dirty records, and records left dirty (failed, conflicted) are not read twice.
+    ///
+    /// - Returns: Whether the run stopped on request.
+    private func runRecords(
+        _ definition: SyncDefinition,
+        target: SyncUpTarget,
+        plan: SyncUpRequestPlan,
+        progress: inout SyncUpProgress,
+        stop: StopSignal
+    ) async throws -> Bool {
+        let soup = definition.soupName
+        let total = try await store.read { try $0.dirtyEntryCount(in: soup) }
+        let selected = progress.selected(total)
+        _ = try await store.write { try $0.updateSyncState(selected) }
+        let batchSize = target.kind == .collection ? target.maxBatchSize : 200
+        var after: Int64 = 0
+        while true {
+            if stop.isStopRequested || Task.isCancelled { return true }
+            let cursor = after
+            let entries = try await store.read { try $0.dirtyEntries(in: soup, afterEntryID: cursor, limit: batchSize) }
+            guard let last = entries.last else { return false }
+            after = last.entryID
+            let batch = try entries.map {
+                try SyncUpRecord(
+                    entry: $0,
+                    idFieldName: target.idFieldName,
+                    modificationDateFieldName: target.modificationDateFieldName,
+                    dirtyWithoutOperationIsUpdate: target.kind != .single
+                )
+            }
+            try await process(batch, kind: target.kind, callSize: target.maxBatchSize, plan: plan, progress: &progress)
+        }
+    }
+
+    /// Checks conflicts, sends, reads back and writes one batch.
     private func process(
-        _ batch: [SyncUpRecord],
+        _ records: [SyncUpRecord],
         kind: SyncUpTargetKind,
         callSize: Int,
         plan: SyncUpRequestPlan,
-        versions: [Int64: SyncUpConflictChecker.ServerVersion],
         progress: inout SyncUpProgress
     ) async throws {
-        var outcomes: [Int64: SyncUpOutcome] = [:]
+        var batch = records
+        let soup = progress.state.soupName
+        let recovery = SyncUpCreateRecovery(org: org, plan: plan, soupName: soup, store: store)
+        var outcomes = try await recovery.recover(&batch)
+        try await recordCreateIntents(&batch, decided: outcomes, plan: plan, soup: soup)
+        var versions: [Int64: SyncUpConflictChecker.ServerVersion] = [:]
+        if !plan.isOverwrite {
+            versions = try await SyncUpConflictChecker(
+                org: org,
+                modificationDateFieldName: plan.modificationDateFieldName
+            ).serverVersions(of: batch)
+        }
         var toSend: [SyncUpRecord] = []
-        for record in batch {
+        for record in batch where outcomes[record.entryID] == nil {
             switch record.action {
             case .removeLocally: outcomes[record.entryID] = .removedLocally
             case .none: outcomes[record.entryID] = .skipped
@@ -134,13 +167,16 @@ struct SyncUpRunner: Sendable {
             }
         }
         if !toSend.isEmpty {
+            let sending = Set(toSend.map(\.entryID))
+            try await recordUpdateIntents(&batch, sending: sending, plan: plan, soup: soup)
+            toSend = batch.filter { sending.contains($0.entryID) }
             let sent: [Int64: SyncUpOutcome]
             switch kind {
             case .collection: sent = try await CollectionSyncUpSender(org: org, plan: plan).send(toSend)
             case .batch: sent = try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
             case .single: sent = try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
             case .parentChildren, .custom:
-                // Refused by SyncUpTargetCheck before the run starts.
+                // Trees run in ParentChildrenSyncUpRunner; custom is refused by SyncUpTargetCheck.
                 throw SyncEngineError.syncUpNotSupported("?", kind: kind.productTypeName ?? "custom")
             }
             outcomes.merge(sent) { $1 }
@@ -157,65 +193,82 @@ struct SyncUpRunner: Sendable {
             idFieldName: plan.idFieldName,
             modificationDateFieldName: plan.modificationDateFieldName
         )
-        try await store.write { [outcomes] writer in
+        try await store.write { [batch, outcomes] writer in
             try writeBack.apply(batch, outcomes: outcomes, serverDates: dates, writer: writer)
             _ = try writer.updateSyncState(state)
         }
         events?.yield(.batch(progress.batchProgress))
     }
 
-    /// Every dirty record of the soup, in numeric entry-id order (§7.1, §11 item 22).
-    private func selectRecords(_ definition: SyncDefinition, target: SyncUpTarget) async throws -> [SyncUpRecord] {
-        let soup = definition.soupName
-        let entries = try await store.read { reader in
-            var entries: [SoupEntry] = []
-            var after: Int64 = 0
-            while true {
-                let page = try reader.dirtyEntries(in: soup, afterEntryID: after, limit: 2000)
-                entries += page
-                guard page.count == 2000, let last = page.last else { return entries }
-                after = last.entryID
-            }
+    /// Writes a ``SyncUpCreateIntent`` on every record of `batch` about to be created (not upserted),
+    /// in one transaction, before anything is sent; the records' `storedLastModified` follow the
+    /// write, so write-back still tells the app's own edits apart. An entry the app edited since it
+    /// was read gets the intent on its current version and keeps its old stamp (it stays dirty).
+    private func recordCreateIntents(
+        _ batch: inout [SyncUpRecord],
+        decided: [Int64: SyncUpOutcome],
+        plan: SyncUpRequestPlan,
+        soup: String
+    ) async throws {
+        let now = registry.now
+        var intents: [Int64: SyncUpCreateIntent] = [:]
+        for record in batch where record.action == .create && decided[record.entryID] == nil {
+            guard case .create(_, let fields) = plan.request(for: record) else { continue }
+            let attempt = (SyncUpCreateIntent(in: record.fields)?.attempt ?? 0) + 1
+            intents[record.entryID] = SyncUpCreateIntent(at: now, attempt: attempt, fields: fields)
         }
-        return try entries.map {
-            try SyncUpRecord(
-                entry: $0,
-                idFieldName: target.idFieldName,
-                modificationDateFieldName: target.modificationDateFieldName,
-                dirtyWithoutOperationIsUpdate: target.kind != .single
-            )
+        guard !intents.isEmpty else { return }
+        let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
+        let stamps = try await store.write { [intents] writer -> [Int64: Int64] in
+            var stamps: [Int64: Int64] = [:]
+            for (entryID, intent) in intents {
+                guard let entry = try writer.reader.entry(entryID, in: soup) else { continue }
+                var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
+                fields[SyncUpCreateIntent.field] = intent.value
+                let written = try writer.upsert(OrgValue.object(fields).jsonText, into: soup)
+                if entry.lastModified == read[entryID] { stamps[entryID] = written.lastModified }
+            }
+            return stamps
+        }
+        for index in batch.indices {
+            let entryID = batch[index].entryID
+            guard let intent = intents[entryID] else { continue }
+            batch[index].fields[SyncUpCreateIntent.field] = intent.value
+            if let stamp = stamps[entryID] { batch[index].storedLastModified = stamp }
         }
     }
 
-    /// Takes the sync's lock (operation `syncUp`) and saves the `RUNNING` state in one
-    /// `BEGIN IMMEDIATE` transaction.
-    private func claim(
-        state: StoredSyncState,
-        name: String,
-        start: (StoredSyncState) -> StoredSyncState
-    ) throws -> (StoredSyncState, SyncLock) {
-        let configuration = registry.policy.configuration
-        let lock = SyncLock(
-            syncID: state.id,
-            processID: configuration.processID,
-            hostName: configuration.hostName,
-            token: UUID().uuidString,
-            operation: "syncUp",
-            claimedAt: configuration.now()
-        )
-        do {
-            return try store.writeImmediately { writer in
-                guard let current = try writer.reader.syncState(id: state.id) else {
-                    throw SyncEngineError.unknownSync(id: state.id)
-                }
-                if let held = try writer.reader.syncLock(syncID: state.id), registry.policy.isAlive(held) {
-                    throw SyncEngineError.alreadyRunning(name, lock: held)
-                }
-                try writer.acquireSyncLock(lock)
-                return (try writer.updateSyncState(start(current)), lock)
+    /// Writes an update intent (``SyncUpUpdateIntent``) on every record of `batch` in `sending`
+    /// about to be updated, in one transaction, before anything is sent; as for create intents,
+    /// the records' `storedLastModified` follow the write unless the app edited them meanwhile.
+    private func recordUpdateIntents(
+        _ batch: inout [SyncUpRecord], sending: Set<Int64>, plan: SyncUpRequestPlan, soup: String
+    ) async throws {
+        let now = registry.now
+        var intents: [Int64: SyncUpCreateIntent] = [:]
+        for record in batch where sending.contains(record.entryID) && record.action == .update {
+            guard case .update(_, _, let fields) = plan.request(for: record) else { continue }
+            let attempt = (SyncUpUpdateIntent.intent(in: record.fields)?.attempt ?? 0) + 1
+            intents[record.entryID] = SyncUpCreateIntent(at: now, attempt: attempt, fields: fields)
+        }
+        guard !intents.isEmpty else { return }
+        let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
+        let stamps = try await store.write { [intents] writer -> [Int64: Int64] in
+            var stamps: [Int64: Int64] = [:]
+            for (entryID, intent) in intents {
+                guard let entry = try writer.reader.entry(entryID, in: soup) else { continue }
+                var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
+                fields[SyncUpUpdateIntent.field] = intent.value
+                let written = try writer.upsert(OrgValue.object(fields).jsonText, into: soup)
+                if entry.lastModified == read[entryID] { stamps[entryID] = written.lastModified }
             }
-        } catch {
-            throw SyncEngineError.wrapping(error, syncName: name)
+            return stamps
+        }
+        for index in batch.indices {
+            let entryID = batch[index].entryID
+            guard let intent = intents[entryID] else { continue }
+            batch[index].fields[SyncUpUpdateIntent.field] = intent.value
+            if let stamp = stamps[entryID] { batch[index].storedLastModified = stamp }
         }
     }
 }

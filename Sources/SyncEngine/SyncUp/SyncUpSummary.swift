@@ -21,7 +21,8 @@ public struct SyncUpSummary: Sendable, Hashable {
     public var conflicts: Int = 0
     /// Records the server refused.
     public var failed: Int = 0
-    /// Dirty records without an operation flag, left dirty (single-record target).
+    /// Dirty records left dirty without being sent: without an operation flag (single-record
+    /// target), or in a parent-children tree another record of which conflicted.
     public var skipped: Int = 0
     /// HTTP requests sent to the org during the run, retries included.
     public var requests: Int = 0

@@ -4,16 +4,13 @@ import SyncConfig
 /// Checks that a sync up definition can run and derives its request plan: the kind is
 /// supported, both field lists are known (§7.3), and the soup exists.
 enum SyncUpTargetCheck {
-    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (parent_children, custom),
+    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (custom),
     ///   `.invalidTarget` (no field list, no soup), `.store`.
     static func plan(for definition: SyncDefinition, store: SoupStore) throws -> (SyncUpTarget, SyncUpRequestPlan) {
         let (target, plan) = try plan(for: definition)
-        do {
-            guard try store.read({ try $0.hasSoup(definition.soupName) }) else {
-                throw SyncEngineError.missingSoup(definition.name, soup: definition.soupName)
-            }
-        } catch let error as SoupStoreError {
-            throw SyncEngineError.store(definition.name, error)
+        try requireSoup(definition.soupName, of: definition, store: store)
+        if let info = target.parentChildren {
+            try requireSoup(info.children.soupName, of: definition, store: store)
         }
         return (target, plan)
     }
@@ -26,7 +23,12 @@ enum SyncUpTargetCheck {
         guard case .up(let target) = definition.target else { throw SyncEngineError.notSyncUp(definition.name) }
         switch target.kind {
         case .collection, .single, .batch: break
-        case .parentChildren, .custom:
+        case .parentChildren:
+            guard target.parentChildren != nil else {
+                throw SyncEngineError.invalidTarget(
+                    definition.name, "a parent_children target needs its 'parent' and 'children' keys")
+            }
+        case .custom:
             throw SyncEngineError.syncUpNotSupported(definition.name, kind: target.kind.productTypeName ?? "custom")
         }
         guard let createFields = target.createFieldlist ?? definition.options.fieldlist else {
@@ -44,5 +46,15 @@ enum SyncUpTargetCheck {
             modificationDateFieldName: target.modificationDateFieldName
         )
         return (target, plan)
+    }
+
+    private static func requireSoup(_ soup: String, of definition: SyncDefinition, store: SoupStore) throws {
+        do {
+            guard try store.read({ try $0.hasSoup(soup) }) else {
+                throw SyncEngineError.missingSoup(definition.name, soup: soup)
+            }
+        } catch let error as SoupStoreError {
+            throw SyncEngineError.store(definition.name, error)
+        }
     }
 }

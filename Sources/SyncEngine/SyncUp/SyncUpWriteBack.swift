@@ -7,16 +7,24 @@ import SoupStore
 /// `_soupLastModifiedDate` moved, §11 item 16), the app's version is kept: a new server id and
 /// modification date are still stored (else the next run would create it twice), but the entry
 /// stays dirty as an update, and a deleted-on-server entry is not removed.
+///
+/// The create intent (``SyncUpCreateIntent``) of every record with an outcome is removed in the
+/// same transaction: the create either happened (the id is stored) or was refused.
 struct SyncUpWriteBack {
     let soupName: String
     let idFieldName: String
     let modificationDateFieldName: String
+    /// A field holding the id of another record (a child's `parentIdFieldName`), rewritten
+    /// through `referenceRewrites` when it holds a local id that was just replaced.
+    var referenceField: String? = nil
 
-    /// Applies `outcomes` of `records`; `serverDates` are the read-back modification dates by id.
+    /// Applies `outcomes` of `records`; `serverDates` are the read-back modification dates by id;
+    /// `referenceRewrites` maps local ids to the server ids they became in this batch.
     func apply(
         _ records: [SyncUpRecord],
         outcomes: [Int64: SyncUpOutcome],
         serverDates: [String: String],
+        referenceRewrites: [String: String] = [:],
         writer: SoupWriter
     ) throws {
         var removals: [Int64] = []
@@ -26,6 +34,11 @@ struct SyncUpWriteBack {
             else { continue }
             let isUnchanged = current.lastModified == record.storedLastModified
             var fields = isUnchanged ? record.fields : (try OrgValue(parsing: current.json).objectValue ?? [:])
+            fields[SyncUpCreateIntent.field] = nil
+            fields[SyncUpUpdateIntent.field] = nil
+            if let referenceField, let old = fields[referenceField]?.stringValue, let new = referenceRewrites[old] {
+                fields[referenceField] = .string(new)
+            }
             switch outcome {
             case .deleted, .removedLocally:
                 if isUnchanged { removals.append(record.entryID) }
@@ -53,6 +66,26 @@ struct SyncUpWriteBack {
             try writer.upsert(OrgValue.object(fields).jsonText, into: soupName)
         }
         if !removals.isEmpty { _ = try writer.deleteEntries(removals, from: soupName) }
+    }
+
+    /// Rewrites `referenceField` of every other entry of the soup that still holds one of the
+    /// local ids of `referenceRewrites` (children the app created after the run read the tree, or
+    /// children outside it), keeping their flags: they must not keep pointing at a local id the
+    /// server never saw.
+    func rewriteReferences(_ referenceRewrites: [String: String], writer: SoupWriter) throws {
+        guard let referenceField, !referenceRewrites.isEmpty else { return }
+        let entries = try writer.reader.entries(
+            in: soupName,
+            wherePath: referenceField,
+            isIn: referenceRewrites.keys.sorted()
+        )
+        for entry in entries {
+            var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
+            guard let old = fields[referenceField]?.stringValue, let new = referenceRewrites[old] else { continue }
+            fields[referenceField] = .string(new)
+            fields["_soupEntryId"] = .integer(entry.entryID)
+            try writer.upsert(OrgValue.object(fields).jsonText, into: soupName)
+        }
     }
 
     private static func setFlags(

@@ -32,6 +32,34 @@ struct FaultInjectionTests {
         }
     }
 
+    @Test func aLostResponseCommitsTheWriteThenDropsTheConnection() async throws {
+        let faults = FaultConfiguration(loseResponses: [2])
+        try await LocalOrgFixture.with(configuration: LocalOrgConfiguration(faults: faults)) { org in
+            let client = org.client
+            let first = try await client.send(.POST, "sobjects/Account", json: ["Name": "Answered"])
+            #expect(first.status == 201)
+            let lost: Result<TestResponse, any Error> = await captureResult {
+                try await client.send(.POST, "sobjects/Account", json: ["Name": "Lost"])
+            }
+            #expect(throws: (any Error).self) { try lost.get() }
+            let third = try await client.send(.POST, "sobjects/Account", json: ["Name": "Answered again"])
+            #expect(third.status == 201)
+            let lostRows = try org.database.query("SELECT Id FROM Account WHERE Name = 'Lost'", apiVersion: "62.0")
+            #expect(lostRows.totalSize == 1)
+        }
+    }
+
+    @Test func theRequestObserverSeesEachRequestBeforeItIsServed() async throws {
+        let seen = LockedBox<[String]>([])
+        let configuration = LocalOrgConfiguration(requestObserver: { method, target in
+            seen.withLock { $0.append("\(method) \(target)") }
+        })
+        try await LocalOrgFixture.with(configuration: configuration) { org in
+            _ = try await org.client.send(.GET, "limits")
+            #expect(seen.withLock { $0 }.count == 1 && seen.withLock { $0 }[0].hasPrefix("GET /services/data/v"))
+        }
+    }
+
     @Test func latencyDelaysEveryResponse() async throws {
         let faults = FaultConfiguration(latency: .milliseconds(150))
         try await LocalOrgFixture.with(configuration: LocalOrgConfiguration(faults: faults)) { org in
@@ -120,11 +148,29 @@ struct FaultPlanTests {
         #expect(actions == [.serve, .serve, .serve, .dropConnection, .dropConnection])
     }
 
+    @Test func loseResponsesServesThoseRequestsThenDrops() {
+        var plan = FaultPlan(configuration: FaultConfiguration(loseResponses: [2, 4]))
+        let actions = (0..<5).map { _ in plan.nextAction() }
+        #expect(actions == [.serve, .serveThenDropConnection, .serve, .serveThenDropConnection, .serve])
+    }
+
     @Test func rateOneAlwaysFailsWith500Or503() {
         var plan = FaultPlan(configuration: FaultConfiguration(failureRate: 1, seed: 1))
         for _ in 0..<50 {
             let action = plan.nextAction()
             #expect(action == .fail(status: 500) || action == .fail(status: 503))
         }
+    }
+}
+
+/// A value behind a lock, for closures the server calls from its threads.
+final class LockedBox<Value: Sendable>: Sendable {
+    private let lock = NSLock()
+    private nonisolated(unsafe) var value: Value  // guarded by `lock`
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.withLock { body(&value) }
     }
 }

@@ -14,7 +14,17 @@ extension EngineHarness {
     static let externalIDField = "External_Id__c"
 
     /// Runs `body` with a fresh harness whose Account has `External_Id__c` (external id, unique).
-    static func withSyncUp<T: Sendable>(_ body: (EngineHarness) async throws -> T) async throws -> T {
+    ///
+    /// - Parameters:
+    ///   - faults: Injected by the local org.
+    ///   - hook: Called by the local org before it serves each request.
+    ///   - clockStart: The org clock's start (2026-01-01 by default).
+    static func withSyncUp<T: Sendable>(
+        faults: FaultConfiguration = .none,
+        hook: RequestHook? = nil,
+        clockStart: Date? = nil,
+        _ body: (EngineHarness) async throws -> T
+    ) async throws -> T {
         try await TemporaryDirectory.with(prefix: "syncup") { directory in
             var schema = OrgSchema.standard
             if var account = schema.object(named: "Account") {
@@ -23,7 +33,7 @@ extension EngineHarness {
                 )
                 schema.addOrReplace(account)
             }
-            let clock = TestClock()
+            let clock: TestClock = if let clockStart { TestClock(clockStart) } else { TestClock() }
             let database = try OrgDatabase(
                 directory: directory.appendingPathComponent("org"),
                 schema: schema,
@@ -31,7 +41,11 @@ extension EngineHarness {
             )
             let logURL = directory.appendingPathComponent("requests.jsonl")
             let server = try LocalOrgServer(
-                configuration: LocalOrgConfiguration(requestLogURL: logURL),
+                configuration: LocalOrgConfiguration(
+                    faults: faults,
+                    requestLogURL: logURL,
+                    requestObserver: observer(hook)
+                ),
                 database: database
             )
             let store = try SoupStore(path: directory.appendingPathComponent("store.db").path)
@@ -56,6 +70,11 @@ extension EngineHarness {
                 }
             }
         }
+    }
+
+    private static func observer(_ hook: RequestHook?) -> (@Sendable (String, String) -> Void)? {
+        guard let hook else { return nil }
+        return { method, target in hook.fire(method: method, target: target) }
     }
 
     /// Syncs every Account down into `accounts` (OVERWRITE), then moves the org's clock on so
@@ -115,6 +134,31 @@ extension EngineHarness {
     /// Write requests (POST, PATCH, DELETE) sent since the log had `since` entries.
     func writeRequests(since: Int = 0) throws -> [RequestLogEntry] {
         try requestLog().dropFirst(since).filter { ["POST", "PATCH", "DELETE"].contains($0.method) }
+    }
+}
+
+/// An action the local org runs once, before serving the first request that matches.
+final class RequestHook: Sendable {
+    private let lock = NSLock()
+    typealias Matcher = @Sendable (String, String) -> Bool
+    // Guarded by `lock`.
+    private nonisolated(unsafe) var pending: [(matches: Matcher, action: @Sendable () -> Void)] = []
+
+    /// Runs `action` before the first request for which `matches(method, target)` holds.
+    func once(
+        when matches: @escaping @Sendable (_ method: String, _ target: String) -> Bool,
+        _ action: @escaping @Sendable () -> Void
+    ) {
+        lock.withLock { pending.append((matches, action)) }
+    }
+
+    func fire(method: String, target: String) {
+        let actions = lock.withLock { () -> [@Sendable () -> Void] in
+            let due = pending.filter { $0.matches(method, target) }
+            pending.removeAll { $0.matches(method, target) }
+            return due.map(\.action)
+        }
+        for action in actions { action() }
     }
 }
 

@@ -1,0 +1,146 @@
+import OrgClient
+import SOQL
+import SoupStore
+
+/// Recognises creates whose response was lost (sync-semantics §7.5; issue "crash-safe creates").
+///
+/// A record still marked created, with a `local_` id and a ``SyncUpCreateIntent``, may already
+/// exist on the server: its create was sent, then the process died or the connection dropped
+/// before the id was stored. Before it is created again, it is looked up: per sObject type, one
+/// query (paged) for the records the session's user created since the earliest intent, minus
+/// ``clockSkewMargin``:
+///
+/// ```sql
+/// SELECT Id, <modField>, <sent fields> FROM <Type>
+/// WHERE CreatedById = '<user>' AND CreatedDate >= <earliest intent - margin>
+/// ```
+///
+/// A candidate matches a record when every field of the body that was sent (kept in the intent)
+/// equals the candidate's value (numbers compared as numbers, date-times as instants). Matching is
+/// a multiset match: records are taken in entry-id order, each adopts the first candidate not yet
+/// adopted, so k identical bodies adopt at most k records; a candidate whose id is already stored
+/// in the soup is never adopted.
+///
+/// An adopted record whose current body still equals what was sent is `created` with the
+/// candidate's id (nothing is sent). One edited since the intent continues as an update of the
+/// candidate (its local modification date set to the candidate's, so the conflict check passes).
+/// A record without a candidate is created again. A candidate the server changed after the lost
+/// create no longer matches: the record is then created a second time (documented limit).
+struct SyncUpCreateRecovery: Sendable {
+    let org: any OrgClient
+    let plan: SyncUpRequestPlan
+    let soupName: String
+    let store: SoupStore
+
+    /// The allowed difference between the engine's clock (intent times) and the org's
+    /// (`CreatedDate`).
+    static let clockSkewMargin: Int64 = 15 * 60 * 1000
+
+    /// Looks up the pending creates of `records`, adopting what the server already has.
+    ///
+    /// - Returns: The outcomes decided (adopted, unchanged records); edited adopted records are
+    ///   turned into updates in `records`.
+    /// - Throws: `OrgClientError` when the identity call or a query fails (the run fails).
+    func recover(_ records: inout [SyncUpRecord]) async throws -> [Int64: SyncUpOutcome] {
+        var pendingByType: [String: [(index: Int, intent: SyncUpCreateIntent)]] = [:]
+        for (index, record) in records.enumerated() where record.action == .create && record.serverID == nil {
+            guard let intent = SyncUpCreateIntent(in: record.fields), let type = record.objectType,
+                case .create = plan.request(for: record)
+            else { continue }
+            pendingByType[type, default: []].append((index, intent))
+        }
+        guard !pendingByType.isEmpty else { return [:] }
+        let userID = try await org.identity().userID
+        var outcomes: [Int64: SyncUpOutcome] = [:]
+        for type in pendingByType.keys.sorted() {
+            let pending = pendingByType[type] ?? []
+            var candidates = try await self.candidates(of: type, for: pending.map(\.intent), userID: userID)
+            let (soup, idField) = (soupName, plan.idFieldName)
+            let candidateIDs = candidates.map(\.id)
+            let stored = Set(
+                try await store.read {
+                    try $0.entries(in: soup, wherePath: idField, isIn: candidateIDs).compactMap {
+                        try OrgValue(parsing: $0.json)[idField]?.stringValue
+                    }
+                }
+            )
+            candidates.removeAll { stored.contains($0.id) }
+            for (index, intent) in pending {
+                guard let match = candidates.firstIndex(where: { Self.matches($0.fields, sent: intent.fields) }) else {
+                    continue
+                }
+                let candidate = candidates.remove(at: match)
+                var record = records[index]
+                let current: [String: OrgValue]
+                if case .create(_, let fields) = plan.request(for: record) { current = fields } else { current = [:] }
+                record.fields[plan.idFieldName] = .string(candidate.id)
+                if Self.matches(current, sent: intent.fields), current.count == intent.fields.count {
+                    outcomes[record.entryID] = .created(id: candidate.id)
+                } else {
+                    record.fields[plan.modificationDateFieldName] = candidate.modified.map(OrgValue.string) ?? .null
+                    record.fields[ControlFields.locallyCreated] = .bool(false)
+                    record.fields[ControlFields.locallyUpdated] = .bool(true)
+                    record.action = .update
+                }
+                records[index] = record
+            }
+        }
+        return outcomes
+    }
+
+    private struct Candidate {
+        var id: String
+        var modified: String?
+        var fields: [String: OrgValue]
+    }
+
+    private func candidates(of type: String, for intents: [SyncUpCreateIntent], userID: String) async throws
+        -> [Candidate]
+    {
+        var fields: [String] = []
+        for intent in intents {
+            for field in intent.fields.keys.sorted() where !fields.contains(field) { fields.append(field) }
+        }
+        let since = (intents.map(\.at).min() ?? 0) - Self.clockSkewMargin
+        let query = SOQLQuery.select(
+            fields: SOQLText.ensuring(["Id", plan.modificationDateFieldName], in: fields),
+            from: type,
+            where: .all([
+                .comparison(SOQLFieldPath("CreatedById"), .equal, .string(userID)),
+                .comparison(
+                    SOQLFieldPath("CreatedDate"),
+                    .greaterOrEqual,
+                    .dateTime(SOQLDateTime(millisecondsSinceEpoch: since))
+                ),
+            ])
+        )
+        var candidates: [Candidate] = []
+        for try await page in org.queryPages(query.text) {
+            for record in try page.body.parse()["records"]?.arrayValue ?? [] {
+                guard let object = record.objectValue, let id = object["Id"]?.stringValue else { continue }
+                var values: [String: OrgValue] = [:]
+                for field in fields { values[field] = SyncUpRecord.value(atPath: field, in: object) ?? .null }
+                candidates.append(
+                    Candidate(id: id, modified: object[plan.modificationDateFieldName]?.stringValue, fields: values)
+                )
+            }
+        }
+        return candidates
+    }
+
+    /// Whether `candidate` holds every value of `sent`.
+    static func matches(_ candidate: [String: OrgValue], sent: [String: OrgValue]) -> Bool {
+        sent.allSatisfy { field, value in isEqual(candidate[field] ?? .null, value) }
+    }
+
+    private static func isEqual(_ a: OrgValue, _ b: OrgValue) -> Bool {
+        if a == b { return true }
+        if let x = a.doubleValue, let y = b.doubleValue { return x == y }
+        if let x = a.stringValue, let y = b.stringValue,
+            let p = SalesforceDateTime.milliseconds(from: x), let q = SalesforceDateTime.milliseconds(from: y)
+        {
+            return p == q
+        }
+        return false
+    }
+}
