@@ -44,6 +44,8 @@ let package = Package(
             name: "SoupStore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API, for the per-record loops of sync down's page upsert.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -59,9 +59,22 @@ extension SoupWriter {
             throw SoupStoreError.duplicateSyncName(name)
         }
         let document = try SyncStateSQL.document(db, for: state)
-        let stamped = try String.fetchOne(
-            db, sql: "SELECT json_set(?, '$._soupEntryId', ?)", arguments: [document, state.id]) ?? document
-        try upsert(stamped, into: StoredSyncState.soupName)
+        // The entry exists: rewrite it in place (what `upsert` by `_soupEntryId` does, without its
+        // batch machinery; this runs once per page of every sync down).
+        let layout = try layout(StoredSyncState.soupName)
+        let now = Self.now()
+        let columns = layout.columns.map { ", \($0.columnName) = \(SoupProjection.sql(for: $0, document: "?1"))" }
+        try db.execute(
+            sql: """
+                UPDATE \(layout.tableName) SET soup = ?1, lastModified = ?2\(columns.joined()) WHERE id = ?3
+                """,
+            arguments: [
+                try String.fetchOne(
+                    db, sql: "SELECT json_set(?, '$._soupEntryId', ?, '$._soupLastModifiedDate', ?)",
+                    arguments: [document, state.id, now]),
+                now, state.id,
+            ])
+        try FullText.refresh(db, layout: layout, idsSQL: "SELECT ?", arguments: [state.id])
         guard let updated = try reader.syncState(id: state.id) else {
             throw SoupStoreError.unknownSyncState("with id \(state.id)")
         }

@@ -21,16 +21,21 @@ public struct PageUpsertOptions: Sendable, Hashable {
     /// The field whose maximum over saved records is reported (default `LastModifiedDate`);
     /// `nil` to skip.
     public var modificationDateField: String?
+    /// Whether to also remember, in the same statements pass, that `syncID` fetched every record
+    /// of the page (what ``SoupWriter/recordFetchedIDs(of:in:idPath:syncID:)`` does with
+    /// `externalIDPath`), saving a second pass over the page. Ignored without a `syncID`.
+    public var recordsFetchedIDs: Bool
 
     /// Creates options; defaults match MobileSync's.
     public init(
         externalIDPath: String = "Id", mergeMode: MergeMode = .overwrite, syncID: Int64? = nil,
-        modificationDateField: String? = "LastModifiedDate"
+        modificationDateField: String? = "LastModifiedDate", recordsFetchedIDs: Bool = false
     ) {
         self.externalIDPath = externalIDPath
         self.mergeMode = mergeMode
         self.syncID = syncID
         self.modificationDateField = modificationDateField
+        self.recordsFetchedIDs = recordsFetchedIDs
     }
 }
 
@@ -85,12 +90,27 @@ extension SoupWriter {
         throws -> PageUpsertResult
     {
         let syncID = options.syncID.flatMap { $0 >= 0 ? $0 : nil }
+        let layout = try layout(soup)
+        let now = Self.now()
+        let fetchedBy = options.recordsFetchedIDs ? options.syncID : nil
+        let direct = DirectPageUpsert(
+            keyPath: options.externalIDPath, syncID: syncID, leaveIfChanged: options.mergeMode == .leaveIfChanged,
+            modificationDateField: options.modificationDateField, fetchedBySyncID: fetchedBy)
+        if let result = try direct.run(db, layout: layout, page: page, now: now) {
+            return PageUpsertResult(
+                inserted: result.inserted, updated: result.updated, skipped: result.skipped,
+                maxModificationDate: result.maxModificationDate)
+        }
+        // Pages of another shape (or in error): set-based SQL over the page text.
         let upsert = BatchUpsert(
             key: .path(options.externalIDPath),
             control: .serverRecord(syncID: syncID),
             leaveIfChanged: options.mergeMode == .leaveIfChanged,
             modificationDateField: options.modificationDateField)
-        let result = try upsert.run(db, layout: try layout(soup), source: page, now: Self.now())
+        let result = try upsert.run(db, layout: layout, source: page, now: now)
+        if let fetchedBy {
+            try recordFetchedIDs(of: page, in: soup, idPath: options.externalIDPath, syncID: fetchedBy)
+        }
         return PageUpsertResult(
             inserted: result.inserted, updated: result.updated, skipped: result.skipped,
             maxModificationDate: result.maxModificationDate)

@@ -21,7 +21,9 @@ enum RemoteIDPage: Sendable {
 /// Fetches a sync down target's records page by page, and its remote ids for ghost cleaning.
 ///
 /// One conformer per supported target kind. Fetchers hold no records: each page goes to `body`,
-/// which writes it to the store before the next page is requested.
+/// which writes it to the store before the next page is handed over. A fetcher may request the
+/// next page while `body` writes the current one (the `soql` target does), so at most two pages
+/// are in memory.
 protocol DownTargetFetcher: Sendable {
     /// The soup records are saved into.
     var soupName: String { get }

@@ -54,11 +54,14 @@ struct SOQLDownFetcher: DownTargetFetcher {
         let options = QueryOptions(batchSize: batchSize)
         var page = try await org.queryFirstPage(queryText(since: maxTimeStamp), options: options)
         let totalSize = page.totalSize
-        guard try await body(DownPage(json: page.body.text, totalSize: totalSize)) else { return }
         while let next = page.nextRecordsURL {
-            page = try await org.queryMore(next, options: options)
+            // The next page travels while this one is written; leaving the scope early (stop,
+            // error) cancels it.
+            async let following = org.queryMore(next, options: options)
             guard try await body(DownPage(json: page.body.text, totalSize: totalSize)) else { return }
+            page = try await following
         }
+        _ = try await body(DownPage(json: page.body.text, totalSize: totalSize))
     }
 
     /// Whether ghost cleaning would be exact: not with LIMIT or OFFSET (§11 item 9).

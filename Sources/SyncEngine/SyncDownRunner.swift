@@ -108,11 +108,10 @@ struct SyncDownRunner: Sendable {
         let soup = fetcher.soupName
         let options = PageUpsertOptions(
             externalIDPath: fetcher.idFieldName, mergeMode: mergeMode, syncID: progress.state.id,
-            modificationDateField: fetcher.modificationDateFieldName)
+            modificationDateField: fetcher.modificationDateFieldName, recordsFetchedIDs: true)
         return try await store.write { [progress] writer in
+            // Also remembers the page's records as fetched by this sync (syncrun_record_syncs).
             let result = try writer.upsertPage(page.json, into: soup, options: options)
-            try writer.recordFetchedIDs(
-                of: page.json, in: soup, idPath: options.externalIDPath, syncID: progress.state.id)
             var next = progress
             let latest: Int64? =
                 if case .text(let text) = result.maxModificationDate {
