@@ -100,13 +100,21 @@ struct SeedAccountsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let database = try OrgDatabase(directory: URL(fileURLWithPath: data, isDirectory: true))
+        let clock = ContinuousClock()
+        let start = clock.now
+        try Self.seed(database, records: records)
+        let wall = clock.now - start
+        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        print("{\"records\": \(records), \"wall\": \(seconds)}")
+    }
+
+    /// Writes `records` Accounts (the page server's shape) into `database`, in one transaction.
+    static func seed(_ database: OrgDatabase, records: Int) throws {
         let industries: [OrgJSONValue] = ["Technology", "Banking", "Energy", "Retail", "Healthcare", "Manufacturing"]
         let places: [(OrgJSONValue, OrgJSONValue)] = [
             ("San Francisco", "United States"), ("London", "United Kingdom"), ("Paris", "France"),
             ("Berlin", "Germany"), ("Tokyo", "Japan"), ("Sydney", "Australia"),
         ]
-        let clock = ContinuousClock()
-        let start = clock.now
         try database.write { writer in
             for index in 0..<records {
                 let number = String(format: "%06d", index)
@@ -125,9 +133,6 @@ struct SeedAccountsCommand: AsyncParsableCommand {
                     ])
             }
         }
-        let wall = clock.now - start
-        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
-        print("{\"records\": \(records), \"wall\": \(seconds)}")
     }
 }
 
@@ -144,5 +149,21 @@ enum ResourceUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Int(usage.ru_maxrss)
+    }
+
+    /// Resets the peak resident size to the current one (Linux `/proc/self/clear_refs`), so that
+    /// ``peakRSSSinceResetKiB()`` measures one phase of a run; returns `false` where unsupported.
+    static func resetPeakRSS() -> Bool {
+        (try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))) != nil
+    }
+
+    /// The peak resident size since the last ``resetPeakRSS()`` (`VmHWM`), or the process's
+    /// lifetime peak where `/proc` is unavailable.
+    static func peakRSSSinceResetKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = Int(line.dropFirst("VmHWM:".count).filter(\.isNumber))
+        else { return peakRSSKiB() }
+        return kib
     }
 }

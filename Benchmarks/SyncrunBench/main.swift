@@ -6,7 +6,10 @@ struct SyncrunBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "syncrun-bench",
         abstract: "Benchmarks for syncrun (run in release builds).",
-        subcommands: [PlanBenchmark.self, OrgBenchmark.self, StoreBenchmark.self, PageServerCommand.self, FloorBenchmark.self, SeedAccountsCommand.self]
+        subcommands: [
+            PlanBenchmark.self, OrgBenchmark.self, StoreBenchmark.self, PageServerCommand.self, FloorBenchmark.self,
+            SeedAccountsCommand.self, SyncUpBenchmark.self,
+        ]
     )
 }
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The sync-up benchmark in one run: release builds, then sync up of N locally updated Accounts with
+# the collection target, the single target, and the Python baseline (simple-salesforce, one
+# Account.update per record), each against its own `syncrun org serve`. Prints one table.
+# See Benchmarks/sync-up/README.md.
+#
+#   scripts/bench-sync-up.sh                  # 10,000 records
+#   scripts/bench-sync-up.sh --records 50000
+#   scripts/bench-sync-up.sh --quick          # 1,000 records (CI smoke)
+#   scripts/bench-sync-up.sh --no-build       # use the existing .build/release binaries
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+build=1
+records=10000
+extra=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --no-build) build=0; shift ;;
+        --records) records="$2"; shift 2 ;;
+        --records=*) records="${1#*=}"; shift ;;
+        --quick) records=1000; shift ;;
+        --keep) extra+=("--keep"); shift ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        *) echo "bench-sync-up.sh: unknown option '$1'" >&2; exit 2 ;;
+    esac
+done
+
+if [[ $build -eq 1 ]]; then
+    echo "building release products (syncrun, syncrun-bench)…" >&2
+    swift build -c release --product syncrun >&2
+    swift build -c release --product syncrun-bench >&2
+fi
+bin="$(swift build -c release --show-bin-path)"
+
+if ! python3 -c 'import simple_salesforce' 2>/dev/null; then
+    echo "installing the Python baseline's requirements (Tests/python/requirements.txt)…" >&2
+    python3 -m pip install -q -r Tests/python/requirements.txt >&2
+fi
+
+exec "$bin/syncrun-bench" sync-up --records "$records" --syncrun "$bin/syncrun" \
+    --baseline Benchmarks/sync-up/baseline.py --python python3 "${extra[@]}"
