@@ -219,17 +219,7 @@ struct SyncUpRunner: Sendable {
         }
         guard !intents.isEmpty else { return }
         let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
-        let stamps = try await store.write { [intents] writer -> [Int64: Int64] in
-            var stamps: [Int64: Int64] = [:]
-            for (entryID, intent) in intents {
-                guard let entry = try writer.reader.entry(entryID, in: soup) else { continue }
-                var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
-                fields[SyncUpCreateIntent.field] = intent.value
-                let written = try writer.upsert(OrgValue.object(fields).jsonText, into: soup)
-                if entry.lastModified == read[entryID] { stamps[entryID] = written.lastModified }
-            }
-            return stamps
-        }
+        let stamps = try await Self.writeIntents(intents, field: SyncUpCreateIntent.field, read: read, soup: soup, store: store)
         for index in batch.indices {
             let entryID = batch[index].entryID
             guard let intent = intents[entryID] else { continue }
@@ -253,22 +243,39 @@ struct SyncUpRunner: Sendable {
         }
         guard !intents.isEmpty else { return }
         let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
-        let stamps = try await store.write { [intents] writer -> [Int64: Int64] in
-            var stamps: [Int64: Int64] = [:]
-            for (entryID, intent) in intents {
-                guard let entry = try writer.reader.entry(entryID, in: soup) else { continue }
-                var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
-                fields[SyncUpUpdateIntent.field] = intent.value
-                let written = try writer.upsert(OrgValue.object(fields).jsonText, into: soup)
-                if entry.lastModified == read[entryID] { stamps[entryID] = written.lastModified }
-            }
-            return stamps
-        }
+        let stamps = try await Self.writeIntents(intents, field: SyncUpUpdateIntent.field, read: read, soup: soup, store: store)
         for index in batch.indices {
             let entryID = batch[index].entryID
             guard let intent = intents[entryID] else { continue }
             batch[index].fields[SyncUpUpdateIntent.field] = intent.value
             if let stamp = stamps[entryID] { batch[index].storedLastModified = stamp }
+        }
+    }
+
+    /// Writes each intent into its entry's `field`, in one transaction and one set-based upsert;
+    /// returns the new `_soupLastModifiedDate` of the entries the app had not edited since they
+    /// were read (`read`), so write-back still tells the app's edits apart.
+    private static func writeIntents(
+        _ intents: [Int64: SyncUpCreateIntent], field: String, read: [Int64: Int64], soup: String, store: SoupStore
+    ) async throws -> [Int64: Int64] {
+        try await store.write { writer -> [Int64: Int64] in
+            var documents: [String] = []
+            var untouched: [Int64] = []
+            for (entryID, intent) in intents.sorted(by: { $0.key < $1.key }) {
+                guard let entry = try writer.reader.entry(entryID, in: soup) else { continue }
+                var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
+                fields[field] = intent.value
+                fields["_soupEntryId"] = .integer(entryID)
+                documents.append(OrgValue.object(fields).jsonText)
+                if entry.lastModified == read[entryID] { untouched.append(entryID) }
+            }
+            guard !documents.isEmpty else { return [:] }
+            _ = try writer.upsert(entries: "[" + documents.joined(separator: ",") + "]", into: soup)
+            var stamps: [Int64: Int64] = [:]
+            for entryID in untouched {
+                if let written = try writer.reader.entry(entryID, in: soup) { stamps[entryID] = written.lastModified }
+            }
+            return stamps
         }
     }
 }

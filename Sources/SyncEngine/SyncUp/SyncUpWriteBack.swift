@@ -28,6 +28,7 @@ struct SyncUpWriteBack {
         writer: SoupWriter
     ) throws {
         var removals: [Int64] = []
+        var documents: [String] = []
         for record in records {
             guard let outcome = outcomes[record.entryID],
                 let current = try writer.reader.entry(record.entryID, in: soupName)
@@ -63,7 +64,11 @@ struct SyncUpWriteBack {
                 continue
             }
             fields["_soupEntryId"] = .integer(record.entryID)
-            try writer.upsert(OrgValue.object(fields).jsonText, into: soupName)
+            documents.append(OrgValue.object(fields).jsonText)
+        }
+        // One set-based upsert for the batch: per-record upserts cost a dozen statements each.
+        if !documents.isEmpty {
+            _ = try writer.upsert(entries: "[" + documents.joined(separator: ",") + "]", into: soupName)
         }
         if !removals.isEmpty { _ = try writer.deleteEntries(removals, from: soupName) }
     }
@@ -79,12 +84,16 @@ struct SyncUpWriteBack {
             wherePath: referenceField,
             isIn: referenceRewrites.keys.sorted()
         )
+        var documents: [String] = []
         for entry in entries {
             var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
             guard let old = fields[referenceField]?.stringValue, let new = referenceRewrites[old] else { continue }
             fields[referenceField] = .string(new)
             fields["_soupEntryId"] = .integer(entry.entryID)
-            try writer.upsert(OrgValue.object(fields).jsonText, into: soupName)
+            documents.append(OrgValue.object(fields).jsonText)
+        }
+        if !documents.isEmpty {
+            _ = try writer.upsert(entries: "[" + documents.joined(separator: ",") + "]", into: soupName)
         }
     }
 
