@@ -23,13 +23,15 @@ struct ParentChildrenSyncUpRunner: Sendable {
     let org: any OrgClient
     let plan: ParentChildrenSyncUpPlan
     let events: AsyncStream<SyncEvent>.Continuation?
+    /// The engine's clock, for create intents.
+    let registry: SyncStateRegistry
 
     /// Parents per page of phase 1; dirty children per page of phase 2.
     static let parentPageSize = 50
     static let childPageSize = 200
 
-    private var parentSoup: String { plan.parentInfo.soupName }
-    private var childSoup: String { plan.childrenInfo.soupName }
+    var parentSoup: String { plan.parentInfo.soupName }
+    var childSoup: String { plan.childrenInfo.soupName }
     private var loader: ParentChildrenTreeLoader { ParentChildrenTreeLoader(plan: plan) }
 
     /// Runs every tree; returns whether the run stopped on request.
@@ -133,8 +135,13 @@ struct ParentChildrenSyncUpRunner: Sendable {
         orphans: [SyncUpRecord],
         progress: inout SyncUpProgress
     ) async throws {
-        var parentOutcomes: [Int64: SyncUpOutcome] = [:]
-        var childOutcomes: [Int64: SyncUpOutcome] = [:]
+        // Crash safety: adopt creates whose response was lost, then record the intents of this page.
+        let recovery = try await recover(trees)
+        var trees = recovery.trees
+        try await recordCreateIntents(
+            &trees, decidedParents: recovery.parents, decidedChildren: recovery.children, now: registry.now)
+        var parentOutcomes: [Int64: SyncUpOutcome] = recovery.parents
+        var childOutcomes: [Int64: SyncUpOutcome] = recovery.children
         var parents: [SyncUpRecord] = []
         var children: [SyncUpRecord] = []
         for orphan in orphans {
@@ -158,10 +165,14 @@ struct ParentChildrenSyncUpRunner: Sendable {
         for var tree in trees {
             let parentDecided =
                 tree.parent.action == .none
-                ? nil : SyncUpConflictChecker.decide(tree.parent, server: parentVersions[tree.parent.entryID])
+                ? nil
+                : recovery.parents[tree.parent.entryID]
+                    ?? SyncUpConflictChecker.decide(tree.parent, server: parentVersions[tree.parent.entryID])
             var childDecided: [Int64: SyncUpOutcome] = [:]
             for child in tree.children {
-                if let decided = SyncUpConflictChecker.decide(child, server: childVersions[child.entryID]) {
+                if let decided = recovery.children[child.entryID]
+                    ?? SyncUpConflictChecker.decide(child, server: childVersions[child.entryID])
+                {
                     childDecided[child.entryID] = decided
                 }
             }
@@ -220,7 +231,9 @@ struct ParentChildrenSyncUpRunner: Sendable {
         for parent in parents {
             switch parentOutcomes[parent.entryID] {
             case .created(let id):
-                if let old = parent.storedID, old != id { rewrites[old] = id }
+                if let old = recovery.replacedParentIDs[parent.entryID] ?? parent.storedID, old != id {
+                    rewrites[old] = id
+                }
             case .deleted, .removedLocally:
                 if let id = parent.storedID { deletedParentIDs.append(id) }
             default: break

@@ -57,7 +57,9 @@ struct ParentChildrenSyncUpSender: Sendable {
         }
         if sendsParent, parent.action == .delete { items.append(.parent(parent)) }
 
-        var parentServerID = parent.action == .create ? nil : parent.serverID
+        // A parent to create has a `local_` id (no server id), unless it was adopted after a lost
+        // create (its server id is then stored and it is not sent again).
+        var parentServerID = parent.serverID
         var start = 0
         while start < items.count {
             let chunk = items[start..<min(start + Self.callSize, items.count)]

@@ -51,7 +51,8 @@ struct SyncUpRunner: Sendable {
                     store: store,
                     org: org,
                     plan: ParentChildrenSyncUpPlan(info: info, target: target, parent: plan),
-                    events: events
+                    events: events,
+                    registry: registry
                 )
                 stopped = try await runner.run(progress: &progress, stop: stop)
             } else {
@@ -255,7 +256,7 @@ struct SyncUpRunner: Sendable {
     /// Writes each intent into its entry's `field`, in one transaction and one set-based upsert;
     /// returns the new `_soupLastModifiedDate` of the entries the app had not edited since they
     /// were read (`read`), so write-back still tells the app's edits apart.
-    private static func writeIntents(
+    static func writeIntents(
         _ intents: [Int64: SyncUpCreateIntent], field: String, read: [Int64: Int64], soup: String, store: SoupStore
     ) async throws -> [Int64: Int64] {
         try await store.write { writer -> [Int64: Int64] in

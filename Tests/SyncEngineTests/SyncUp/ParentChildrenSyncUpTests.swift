@@ -163,4 +163,60 @@ struct ParentChildrenSyncUpTests {
             #expect(lastError["errors"]?.arrayValue?.first?["errorCode"] == "PARENT_NOT_FOUND")
         }
     }
+
+    /// A local account with two local contacts; returns the 1-based number of the composite call
+    /// in the org's request log, and the run's summary.
+    private static func localTree(_ harness: EngineHarness) async throws -> (composite: Int, summary: SyncUpSummary) {
+        try await harness.registerContactsSoup()
+        try harness.createLocally(["Id": "local_tree", "Name": "Lost tree"])
+        try harness.createContactLocally("Lost Doe", accountID: "local_tree")
+        try harness.createContactLocally("Lost Roe", accountID: "local_tree")
+        let summary = try await harness.engine().syncUp(UpDefinitions.trees())
+        let log = try harness.requestLog()
+        let index = try #require(log.firstIndex { $0.method == "POST" && $0.path.hasSuffix("/composite") })
+        return (index + 1, summary)
+    }
+
+    @Test func aTreeWhoseCompositeResponseWasLostIsAdoptedNotCreatedAgain() async throws {
+        // A probe finds the composite call's number; the flow is deterministic.
+        let composite = try await EngineHarness.withSyncUp(clockStart: Date()) { harness in
+            try await Self.localTree(harness).composite
+        }
+        try await EngineHarness.withSyncUp(
+            faults: FaultConfiguration(loseResponses: Set(composite..<(composite + RetryPolicy.default.maxAttempts))),
+            clockStart: Date()
+        ) { harness in
+            let (_, lost) = try await Self.localTree(harness)
+            #expect(lost.status == .failed)
+            let created = try harness.database.query(
+                "SELECT Id FROM Contact WHERE LastName LIKE 'Lost%'", apiVersion: "62.0"
+            ).totalSize
+            #expect(created == 2, "the lost composite call created the tree on the org")
+            while try harness.requestLog().count < composite + RetryPolicy.default.maxAttempts - 1 {
+                _ = try? await harness.org.limits()
+            }
+
+            let retried = try await harness.engine().syncUp(UpDefinitions.trees())
+
+            #expect(retried.status == .done && retried.created == 3 && retried.failed == 0, "\(retried)")
+            #expect(try harness.database.query("SELECT Id FROM Account WHERE Name = 'Lost tree'", apiVersion: "62.0").totalSize == 1)
+            #expect(try harness.database.query("SELECT Id FROM Contact WHERE LastName LIKE 'Lost%'", apiVersion: "62.0").totalSize == 2)
+            let serverAccountID = try #require(try Self.firstID(harness, "SELECT Id FROM Account WHERE Name = 'Lost tree'"))
+            let account = try #require(try harness.storedRecord(id: serverAccountID))
+            #expect(account["__local__"] == false && account["__syncrun_create__"] == nil)
+            let accountID = try #require(account["Id"]?.stringValue)
+            for contact in try harness.storedContacts() {
+                #expect(contact["__local__"] == false && contact["__syncrun_create__"] == nil)
+                #expect(contact["AccountId"] == .string(accountID))
+                let id = try #require(contact["Id"]?.stringValue)
+                #expect(try harness.serverContact(id)?["AccountId"] == .string(accountID))
+            }
+        }
+    }
+
+    private static func firstID(_ harness: EngineHarness, _ soql: String) throws -> String? {
+        let page = try harness.database.query(soql, apiVersion: "62.0")
+        let records = try OrgValue(parsing: String(decoding: page.recordsJSON, as: UTF8.self))
+        return records.arrayValue?.first?["Id"]?.stringValue
+    }
 }
