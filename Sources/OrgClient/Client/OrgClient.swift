@@ -60,6 +60,11 @@ public protocol OrgClient: Sendable {
     /// Fetches up to 2,000 records of one type by ID; `nil` marks a record that does not exist.
     func retrieveCollection(_ objectType: String, ids: [String], fields: [String]) async throws -> [OrgValue?]
 
+    /// Fetches one page of the Briefcase priming-records API: the ids of the records in the
+    /// briefcases assigned to the app. The first page may be limited to records changed after
+    /// `changedAfter`; later pages pass the previous page's `relayToken` (and no date).
+    func primingRecords(relayToken: String?, changedAfter: Date?) async throws -> PrimingRecordsPage
+
     /// Lists the org's sObjects.
     func describeGlobal() async throws -> GlobalDescription
 

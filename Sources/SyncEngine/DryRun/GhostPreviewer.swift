@@ -23,14 +23,20 @@ struct GhostPreviewer: Sendable {
             throw SyncEngineError.previewNotSupported(name, kind: "parent_children", operation: .cleanGhosts)
         }
         if let soql = fetcher as? SOQLDownFetcher, !soql.canCleanGhosts { throw SyncEngineError.ghostsWithLimit(name) }
-        let (soup, idPath) = (fetcher.soupName, fetcher.idFieldName)
-        let hasSoup: Bool
+        let idPath = fetcher.idFieldName
+        // The soups that exist: a soup not registered yet holds nothing that could be a ghost.
+        var soups: [PageDestination] = []
         do {
-            hasSoup = try await store.read { reader in try reader.hasSoup(soup) }
+            for destination in fetcher.destinations {
+                let soup = destination.soupName
+                if try await store.read({ reader in try reader.hasSoup(soup) }) { soups.append(destination) }
+            }
         } catch {
             throw SyncEngineError.wrapping(error, syncName: name)
         }
-        if hasSoup { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
+        if soups.count == fetcher.destinations.count {
+            try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store)
+        }
         let state = try registry.previewState(definition, replace: replace)
         var preview = SyncPreview(
             syncName: name,
@@ -39,14 +45,18 @@ struct GhostPreviewer: Sendable {
             targetKind: definition.targetKindName
         )
         // No soup yet: nothing stored can be a ghost.
-        guard hasSoup else { return preview }
+        guard !soups.isEmpty else { return preview }
         // A sync that never ran fetched nothing; its id is one no record carries.
         let syncID = state?.id ?? -1
 
         let before = org.statistics()
         var stopped = stop.isStopRequested
         do {
-            var candidates = try await candidateIDs(soup: soup, idPath: idPath, syncID: syncID)
+            var candidates: [Set<String>] = []
+            for destination in soups {
+                candidates.append(
+                    try await candidateIDs(soup: destination.soupName, idPath: destination.idFieldName, syncID: syncID))
+            }
             if !stopped {
                 try await fetcher.remoteIDs(org: org, store: store, syncID: syncID) { page in
                     if stop.isStopRequested {
@@ -62,18 +72,20 @@ struct GhostPreviewer: Sendable {
                     }
                     preview.pages += 1
                     preview.fetched += ids.count
-                    candidates.subtract(ids)
+                    for index in candidates.indices { candidates[index].subtract(ids) }
                     return true
                 }
             }
             if !stopped {
-                try await classify(
-                    notReturned: candidates.sorted(),
-                    soup: soup,
-                    idPath: idPath,
-                    syncID: syncID,
-                    into: &preview
-                )
+                for (destination, notReturned) in zip(soups, candidates) {
+                    try await classify(
+                        notReturned: notReturned.sorted(),
+                        soup: destination.soupName,
+                        idPath: destination.idFieldName,
+                        syncID: syncID,
+                        into: &preview
+                    )
+                }
             }
         } catch is CancellationError {
             stopped = true

@@ -20,11 +20,13 @@ struct SyncDownPreviewer: Sendable {
         if fetcher is ParentChildrenDownFetcher {
             throw SyncEngineError.previewNotSupported(name, kind: "parent_children", operation: .syncDown)
         }
-        let soup = fetcher.soupName
         // A soup the store config declares but that is not registered yet would be registered
         // empty before the run; with no soup there is no index to check.
-        let hasSoup = try hasSoup(soup, syncName: name)
-        if hasSoup { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
+        var allSoupsExist = true
+        for destination in fetcher.destinations where try !hasSoup(destination.soupName, syncName: name) {
+            allSoupsExist = false
+        }
+        if allSoupsExist { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
         let state = try registry.previewState(definition, replace: replace)
         let baseline = full || !fetcher.isIncremental ? -1 : max(state?.maxTimeStamp ?? -1, -1)
         var preview = SyncPreview(
@@ -40,11 +42,7 @@ struct SyncDownPreviewer: Sendable {
         }
 
         let before = org.statistics()
-        let options = PageUpsertOptions(
-            externalIDPath: fetcher.idFieldName,
-            mergeMode: definition.options.storeMergeMode,
-            modificationDateField: nil
-        )
+        let mergeMode = definition.options.storeMergeMode
         var stopped = stop.isStopRequested
         if !stopped {
             do {
@@ -54,8 +52,12 @@ struct SyncDownPreviewer: Sendable {
                         return false
                     }
                     let limit = preview.remainingItems
+                    let destination = fetcher.destination(of: page)
+                    let options = PageUpsertOptions(
+                        externalIDPath: destination.idFieldName, mergeMode: mergeMode, modificationDateField: nil)
                     let result = try await store.read { reader in
-                        try reader.previewPage(page.json, in: soup, options: options, recordLimit: limit)
+                        try reader.previewPage(
+                            page.json, in: destination.soupName, options: options, recordLimit: limit)
                     }
                     Self.add(result, to: &preview)
                     return true
