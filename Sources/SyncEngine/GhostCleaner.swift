@@ -81,12 +81,13 @@ struct GhostCleaner: Sendable {
             metadata: ["sync.name": "\(definition.name)", "sync.id": "\(syncID)", "sync.ghosts": "\(result.deleted)"])
         let after = org.statistics()
         let status: StoredSyncState.Status = failure != nil ? .failed : stopped ? .stopped : .done
-        let summary = SyncRunSummary(
+        var summary = SyncRunSummary(
             syncName: definition.name, syncID: syncID, operation: .cleanGhosts, status: status,
             deletedGhosts: result.deleted, pages: pages, requests: after.requests - before.requests,
             retries: after.retries - before.retries, durationMilliseconds: registry.now - startedAt,
             maxTimeStamp: claimed.maxTimeStamp,
             error: status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message))
+        summary.apiUsage = after.apiUsage
         if result.keptForOtherSyncs > 0 {
             events?.yield(
                 .warning(

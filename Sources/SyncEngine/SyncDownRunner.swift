@@ -88,6 +88,7 @@ struct SyncDownRunner: Sendable {
             pages: progress.pages, requests: after.requests - before.requests, retries: after.retries - before.retries,
             durationMilliseconds: endedAt - startedAt, maxTimeStamp: final.maxTimeStamp,
             error: final.status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message))
+        summary.apiUsage = after.apiUsage
         summary.created = progress.inserted
         summary.updated = progress.saved - progress.inserted
         if progress.skipped > 0 {

@@ -64,6 +64,8 @@ struct BriefcaseTests {
             #expect(log.filter(Self.isPriming).count == 3)
             #expect(log.filter(EngineHarness.isCollectionRetrieve).count == 5)
             #expect(summary.pages == 5)
+            // Sforce-Limit-Info of the last response: every request so far counted, of the default allocation.
+            #expect(summary.apiUsage == APIUsage(used: log.count, max: 100_000))
             let state = try harness.engine().syncState(id: summary.syncID)
             #expect(state.status == .done)
             #expect(state.totalSize == 8)  // accumulated over the priming pages, not the first page's 3

@@ -37,6 +37,10 @@ struct BriefcaseExampleTests {
                 summary.steps.map { $0["step"] as? String } == [
                     "syncUp:contactsUp", "syncDown:fieldSales", "cleanGhosts:fieldSales",
                 ])
+            let line = try #require(first.stdout.split(separator: "\n").last)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let usage = try #require(object["apiUsage"] as? [String: Int], "\(line)")
+            #expect(usage["max"] == 100_000 && usage["used"] == 4 && usage["remaining"] == 99_996)
             // 5 accounts of the covered industries and their 13 contacts, out of 20 and 50.
             #expect(try summary.count("created", of: "syncDown:fieldSales") == 18)
             let industries = try storeRows("SELECT {accounts:Industry} FROM {accounts} ORDER BY {accounts:Industry}")
