@@ -4,7 +4,7 @@ import SyncConfig
 /// Turns a sync down definition into the fetcher that runs it, after checking it can run: the
 /// kind is supported, the query parses, the soup exists and indexes the id field.
 enum DownTargetFactory {
-    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (layout, metadata, custom),
+    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (layout, custom),
     ///   `.invalidTarget`.
     static func makeFetcher(for definition: SyncDefinition) throws -> any DownTargetFetcher {
         guard case .down(let target) = definition.target else {
@@ -24,7 +24,9 @@ enum DownTargetFactory {
                 syncName: definition.name, target: tree, mergeMode: definition.options.storeMergeMode)
         case .briefcase(let briefcase):
             return try BriefcaseDownFetcher(syncName: definition.name, soupName: definition.soupName, target: briefcase)
-        case .layout, .metadata, .custom:
+        case .metadata(let metadata):
+            return MetadataDownFetcher(syncName: definition.name, soupName: definition.soupName, target: metadata)
+        case .layout, .custom:
             throw SyncEngineError.notSupported(definition.name, kind: target.kind.rawValue)
         }
     }

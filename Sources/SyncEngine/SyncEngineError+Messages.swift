@@ -35,7 +35,7 @@ extension SyncEngineError {
         SyncEngineError(
             code: .notSupported,
             message: "sync '\(name)': the '\(kind)' target is not supported yet by syncrun; "
-                + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase",
+                + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata",
             syncName: name)
     }
 

@@ -54,8 +54,8 @@ struct SDKFixtureTests {
         }
         #expect(downKinds == [.soql, .soql, .sosl, .mru, .refresh, .layout, .metadata, .parentChildren, .briefcase])
         #expect(upKinds == [.single, .batch, .collection, .parentChildren])
-        // The layout and metadata syncs load, with a warning that syncrun does not run them yet.
-        #expect(loaded.diagnostics.map(\.code) == [.targetNotRunYet, .targetNotRunYet])
+        // The layout sync loads, with a warning that syncrun does not run it yet.
+        #expect(loaded.diagnostics.map(\.code) == [.targetNotRunYet])
         #expect(loaded.diagnostics.allSatisfy { $0.severity == .warning && $0.path.description.hasSuffix("target.type") })
         #expect(loaded.diagnostics.first?.message.contains("cannot run 'layout' sync down targets yet") == true)
     }

@@ -71,6 +71,10 @@ public protocol OrgClient: Sendable {
     /// Describes one sObject: its fields and child relationships.
     func describe(_ objectType: String) async throws -> SObjectDescription
 
+    /// The describe of one sObject as the org sent it (`GET /sobjects/{Type}/describe`), for
+    /// storing whole (the metadata sync down target).
+    func describeJSON(_ objectType: String) async throws -> RawJSON
+
     /// Runs a SOSL search and returns the raw response (`{"searchRecords": [...]}`).
     func search(_ sosl: String) async throws -> RawJSON
 

@@ -59,7 +59,7 @@ struct SyncsConfigDecoder {
                     target = .down(decoded.target)
                     soqlQuery = decoded.soqlQuery
                     let kind = decoded.target.kind
-                    if kind == .layout || kind == .metadata {
+                    if kind == .layout {
                         context.warning(
                             .targetNotRunYet, at: targetReader.position(of: "type"),
                             path: path.appending("target").appending("type"), ConfigMessages.targetNotRunYet(kind.rawValue))
