@@ -4,24 +4,16 @@ import OrgClient
 import SoupStore
 import SyncConfig
 import SyncEngine
+import SyncrunTestSupport
 import Testing
 
 /// The briefcase target end to end against the local org's priming-records API over HTTP: two
 /// object types into two soups, priming pages and retrieve slices, resync from the watermark,
 /// merge modes, ghost cleaning of every type, rule errors, and the dry run.
 struct BriefcaseTests {
-    /// Energy accounts and every contact.
+    /// Energy accounts and the contacts matching `contactFilter`.
     static func schema(contactFilter: String? = nil) -> OrgSchema {
-        var schema = OrgSchema.standard
-        schema.briefcases = [
-            OrgBriefcase(
-                name: "FieldSales",
-                rules: [
-                    OrgBriefcase.Rule(object: "Account", filter: "Industry = 'Energy'"),
-                    OrgBriefcase.Rule(object: "Contact", filter: contactFilter),
-                ])
-        ]
-        return schema
+        BriefcaseFixtures.schema(contactFilter: contactFilter)
     }
 
     static func definition(

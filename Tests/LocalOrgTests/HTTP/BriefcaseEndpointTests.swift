@@ -8,16 +8,7 @@ struct BriefcaseEndpointTests {
     static let path = "connect/briefcase/priming-records"
 
     static func schema(contactFilter: String? = nil) -> OrgSchema {
-        var schema = OrgSchema.standard
-        schema.briefcases = [
-            OrgBriefcase(
-                name: "FieldSales",
-                rules: [
-                    OrgBriefcase.Rule(object: "Account", filter: "Industry = 'Energy'"),
-                    OrgBriefcase.Rule(object: "Contact", filter: contactFilter),
-                ])
-        ]
-        return schema
+        BriefcaseFixtures.schema(contactFilter: contactFilter)
     }
 
     /// Every page from the first request on: the pages' bodies, following relay tokens.
