@@ -5,6 +5,8 @@ import SyncConfig
 /// Previews one sync down (sync-semantics §4, §5) with reads only: runs the queries the run would
 /// send, from the same watermark, page by page, and asks the store what `upsertPage` would do
 /// with each page (``SoupReader/previewPage(_:in:options:recordLimit:)``), keeping only counts.
+/// `parent_children` targets split each page as the run does first (see
+/// `SyncDownPreviewer+ParentChildren.swift`).
 struct SyncDownPreviewer: Sendable {
     let store: SoupStore
     let org: any OrgClient
@@ -17,9 +19,6 @@ struct SyncDownPreviewer: Sendable {
     {
         let name = definition.name
         let fetcher = try DownTargetFactory.makeFetcher(for: definition)
-        if fetcher is ParentChildrenDownFetcher {
-            throw SyncEngineError.previewNotSupported(name, kind: "parent_children", operation: .syncDown)
-        }
         let soup = fetcher.soupName
         // A soup the store config declares but that is not registered yet would be registered
         // empty before the run; with no soup there is no index to check.
@@ -46,7 +45,15 @@ struct SyncDownPreviewer: Sendable {
             modificationDateField: nil
         )
         var stopped = stop.isStopRequested
-        if !stopped {
+        if !stopped, let trees = fetcher as? ParentChildrenDownFetcher {
+            do {
+                stopped = try await previewTrees(trees, since: baseline, syncID: state?.id, stop: stop, into: &preview)
+            } catch is CancellationError {
+                stopped = true
+            } catch {
+                throw SyncEngineError.wrapping(error, syncName: name)
+            }
+        } else if !stopped {
             do {
                 try await fetcher.fetch(since: baseline, org: org, store: store) { page in
                     if stop.isStopRequested {
@@ -57,7 +64,8 @@ struct SyncDownPreviewer: Sendable {
                     let result = try await store.read { reader in
                         try reader.previewPage(page.json, in: soup, options: options, recordLimit: limit)
                     }
-                    Self.add(result, to: &preview)
+                    preview.pages += 1
+                    Self.add(result, isChild: false, to: &preview)
                     return true
                 }
             } catch is CancellationError {
@@ -79,13 +87,13 @@ struct SyncDownPreviewer: Sendable {
         }
     }
 
-    private static func add(_ result: PagePreviewResult, to preview: inout SyncPreview) {
-        preview.pages += 1
+    /// Counts and lists what `upsertPage` (or the save of a page of children) would do with one page.
+    static func add(_ result: PagePreviewResult, isChild: Bool, to preview: inout SyncPreview) {
         // As the run counts them: a record repeated within one page counts once.
-        preview.fetched += result.inserted + result.updated + result.skipped
-        preview.local.created += result.inserted
-        preview.local.updated += result.updated
-        preview.skippedLocallyChanged += result.skipped
+        preview.add(result.inserted + result.updated + result.skipped, .fetched, isChild: isChild)
+        preview.add(result.inserted, .created(.local), isChild: isChild)
+        preview.add(result.updated, .updated(.local), isChild: isChild)
+        preview.add(result.skipped, .skippedLocallyChanged, isChild: isChild)
         for record in result.records {
             let action: SyncPreview.Action =
                 switch record.action {
@@ -93,7 +101,7 @@ struct SyncDownPreviewer: Sendable {
                 case .update: .update
                 case .skip: .skip
                 }
-            preview.list(.local, action, recordID: record.recordID, entryID: record.entryID)
+            preview.list(.local, action, recordID: record.recordID, entryID: record.entryID, isChild: isChild)
         }
         if result.inserted + result.updated + result.skipped > result.records.count {
             preview.itemsTruncated = true

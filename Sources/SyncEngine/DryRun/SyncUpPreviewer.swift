@@ -9,7 +9,8 @@ import SyncConfig
 /// before sending.
 ///
 /// What the org would answer to the sends themselves (refusals, or an update whose record was
-/// deleted meanwhile under `OVERWRITE`) cannot be known without sending them.
+/// deleted meanwhile under `OVERWRITE`) cannot be known without sending them. `parent_children`
+/// targets are previewed tree by tree (see `SyncUpPreviewer+ParentChildren.swift`).
 struct SyncUpPreviewer: Sendable {
     let store: SoupStore
     let org: any OrgClient
@@ -19,13 +20,30 @@ struct SyncUpPreviewer: Sendable {
     static let pageSize = 2000
 
     /// - Throws: `SyncEngineError`: the errors a run of `definition` would start with
-    ///   (`.wrongType`, `.notSupported` for custom targets, and for parent_children (not previewed yet), `.invalidTarget`,
-    ///   `.definitionChanged`, `.alreadyRunning`), `.stopped`, `.server`, `.store`.
+    ///   (`.wrongType`, `.notSupported` for custom targets, `.invalidTarget`, `.definitionChanged`,
+    ///   `.alreadyRunning`), `.stopped`, `.server`, `.store`.
     func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
         let name = definition.name
         let (target, plan) = try SyncUpTargetCheck.plan(for: definition)
-        if target.kind == .parentChildren {
-            throw SyncEngineError.previewNotSupported(name, kind: "parent_children", operation: .syncUp)
+        if target.kind == .parentChildren, let info = target.parentChildren {
+            let state = try registry.previewState(definition, replace: replace)
+            var preview = SyncPreview(
+                syncName: name,
+                syncID: state?.id,
+                operation: .syncUp,
+                targetKind: definition.targetKindName
+            )
+            let before = org.statistics()
+            do {
+                let trees = ParentChildrenSyncUpPlan(info: info, target: target, parent: plan)
+                try await previewTrees(trees, syncName: name, stop: stop, into: &preview)
+            } catch is CancellationError {
+                throw SyncEngineError.stopped(name)
+            } catch {
+                throw SyncEngineError.wrapping(error, syncName: name)
+            }
+            preview.requests = org.statistics().requests - before.requests
+            return preview
         }
         let soup = definition.soupName
         let hasSoup: Bool

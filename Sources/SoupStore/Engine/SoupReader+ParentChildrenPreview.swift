@@ -1,0 +1,146 @@
+import GRDB
+
+/// What `SoupWriter.upsertChildren(ofParentsPage:options:)` would do with one page of parents,
+/// decided without writing; see `SoupReader.previewChildren(ofParentsPage:options:recordLimit:)`.
+public struct ParentChildrenPagePreview: Sendable, Hashable {
+    /// The parents `upsertChildren` would hand on to `upsertPage` (its result's `parentsPage`).
+    public var parentsPage: String
+    /// The children it would save, as a JSON array (`parentIDFieldOnChild` set): what it would do
+    /// with each is what `previewPage(_:in:options:recordLimit:)` says for the children's soup.
+    public var childrenPage: String
+    /// Parents left out of ``parentsPage`` because a stored child has local changes.
+    public var protectedByChildren: Int
+    /// Children not saved because their tree has local changes (children of open trees that are
+    /// themselves locally changed are skipped by the upsert: see ``childrenPage``).
+    public var childrenSkipped: Int
+    /// The first protected parents (at most the limit asked for), in page order, action `.skip`.
+    public var protectedParents: [PageRecordPreview]
+    /// The first skipped children (at most the limit asked for), in page order, action `.skip`.
+    public var skippedChildren: [PageRecordPreview]
+    /// Nested child sets the server paged, to follow with `queryMore`.
+    public var moreChildren: [ChildrenContinuation]
+
+    /// Creates a page preview.
+    public init(
+        parentsPage: String,
+        childrenPage: String,
+        protectedByChildren: Int,
+        childrenSkipped: Int,
+        protectedParents: [PageRecordPreview],
+        skippedChildren: [PageRecordPreview],
+        moreChildren: [ChildrenContinuation]
+    ) {
+        self.parentsPage = parentsPage
+        self.childrenPage = childrenPage
+        self.protectedByChildren = protectedByChildren
+        self.childrenSkipped = childrenSkipped
+        self.protectedParents = protectedParents
+        self.skippedChildren = skippedChildren
+        self.moreChildren = moreChildren
+    }
+}
+
+extension SoupReader {
+    /// Splits a page of parents with nested children as `SoupWriter.upsertChildren(ofParentsPage:options:)`
+    /// would, with the same SQL (``ParentChildrenPageSQL``), but without writing: the tree rows are
+    /// computed by each `SELECT` instead of a temporary table, so it runs in a read transaction.
+    ///
+    /// A soup that is not registered yet is taken as empty (nothing stored, nothing protected).
+    ///
+    /// ```swift
+    /// let split = try store.read { try $0.previewChildren(ofParentsPage: page, options: options) }
+    /// let children = try store.read { reader in
+    ///     try reader.previewPage(split.childrenPage, in: options.childSoup,
+    ///                            options: PageUpsertOptions(externalIDPath: options.childIDPath))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - page: A query response whose records carry their children under `options.childrenKey`.
+    ///   - options: As for `upsertChildren`; `syncID` does not matter here.
+    ///   - recordLimit: How many protected parents and skipped children to list.
+    /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
+    public func previewChildren(
+        ofParentsPage page: String,
+        options: ParentChildrenPageOptions,
+        recordLimit: Int = 0
+    ) throws -> ParentChildrenPagePreview {
+        let parents = try SoupLayout.load(db, soup: options.parentSoup)
+        let sql = try ParentChildrenPageSQL(
+            options: options,
+            parents: parents,
+            children: try SoupLayout.load(db, soup: options.childSoup)
+        )
+        let source = sql.withClause(page: page)
+        return ParentChildrenPagePreview(
+            parentsPage: try ParentChildrenPageSQL.parentsPage(db, source),
+            childrenPage: try ParentChildrenPageSQL.savedChildren(db, source),
+            protectedByChildren: try ParentChildrenPageSQL.protectedParentCount(db, source),
+            childrenSkipped: try ParentChildrenPageSQL.skippedChildCount(db, source),
+            protectedParents: try protectedParents(
+                source,
+                parents: parents,
+                idPath: options.parentIDPath,
+                limit: recordLimit
+            ),
+            skippedChildren: try skippedChildren(
+                source,
+                children: sql.children,
+                idPath: options.childIDPath,
+                limit: recordLimit
+            ),
+            moreChildren: try ParentChildrenPageSQL.continuations(db, source)
+        )
+    }
+
+    /// The children of one nested set the server paged (a `queryMore` response), as
+    /// `SoupWriter.upsertChildren(_:ofParent:options:)` would save them under `parentID`, in one
+    /// JSON array for `previewPage(_:in:options:recordLimit:)`.
+    ///
+    /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
+    public func childrenPage(_ page: String, ofParent parentID: String, options: ParentChildrenPageOptions) throws
+        -> String
+    {
+        try ParentChildrenPageSQL.savedChildren(db, page: page, ofParent: parentID, options: options)
+    }
+
+    private func protectedParents(
+        _ source: ParentChildrenPageSQL.Source,
+        parents: SoupLayout?,
+        idPath: String,
+        limit: Int
+    ) throws -> [PageRecordPreview] {
+        guard limit > 0 else { return [] }
+        let entry = parents.map {
+            "(SELECT min(id) FROM \($0.tableName) WHERE CAST(\($0.expression(forPath: idPath)) AS TEXT) = x.pid)"
+        }
+        let sql = """
+            SELECT x.pid, \(entry ?? "NULL") FROM (SELECT t.ord, t.pid FROM \(source.relation) t \
+            WHERE \(ParentChildrenPageSQL.protectedByChildren) AND t.pid IS NOT NULL) x ORDER BY x.ord LIMIT \(limit)
+            """
+        return try Row.fetchAll(db, sql: source.prefix + sql, arguments: source.arguments).map {
+            PageRecordPreview(recordID: $0[0], entryID: $0[1], action: .skip)
+        }
+    }
+
+    private func skippedChildren(
+        _ source: ParentChildrenPageSQL.Source,
+        children: SoupLayout?,
+        idPath: String,
+        limit: Int
+    ) throws -> [PageRecordPreview] {
+        guard limit > 0 else { return [] }
+        let entry = children.map {
+            "(SELECT min(id) FROM \($0.tableName) WHERE CAST(\($0.expression(forPath: idPath)) AS TEXT) = x.cid)"
+        }
+        let sql = """
+            SELECT x.cid, \(entry ?? "NULL") FROM (SELECT t.ord, c.key AS ckey, \
+            CAST(json_extract(c.value, :childIDPath) AS TEXT) AS cid \
+            FROM \(ParentChildrenPageSQL.nestedChildren(of: source)) AND NOT (\(ParentChildrenPageSQL.open))) x \
+            WHERE x.cid IS NOT NULL ORDER BY x.ord, x.ckey LIMIT \(limit)
+            """
+        return try Row.fetchAll(db, sql: source.prefix + sql, arguments: source.arguments).map {
+            PageRecordPreview(recordID: $0[0], entryID: $0[1], action: .skip)
+        }
+    }
+}
