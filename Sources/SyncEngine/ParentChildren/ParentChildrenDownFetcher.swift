@@ -24,8 +24,10 @@ import SyncConfig
 /// with all their children, then the unchanged parents whose children changed, with those
 /// children. Nested child sets the server pages (`done: false` and a `nextRecordsUrl` in the nested
 /// result, which Salesforce may do for large child sets) are followed with `queryMore`, their
-/// children saved under their parent; the local org returns every child inline, so that path is
-/// not exercised by its tests.
+/// children saved under their parent (not for a protected tree, whose children are not saved);
+/// the local org returns every child inline, so the tests page them with a wrapping client
+/// (`NestedPagingOrgClient` in the dry-run tests). ``walk(since:org:children:moreChildren:body:)``
+/// and ``walkIDs(org:childIDs:moreChildIDs:body:)`` are shared with the dry run.
 ///
 /// The tree-protection check reads the children soup on `parentIdFieldName`: index that path in
 /// the children soup, or the check scans the soup for every parent.
