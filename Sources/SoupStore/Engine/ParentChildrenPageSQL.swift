@@ -52,21 +52,17 @@ struct ParentChildrenPageSQL {
         return "SELECT ord, pid, raw, nested, \(ownLocal) AS ownLocal, \(childLocal) AS childLocal FROM (\(rows))"
     }
 
-    private var ownLocal: String {
-        guard options.leavesChangedTrees, let parents else { return "0" }
-        let isLocal = ControlFields.predicate(ControlFields.local, is: true, in: parents)
-        return """
-            EXISTS (SELECT 1 FROM \(parents.tableName) WHERE \
-            CAST(\(parents.expression(forPath: options.parentIDPath)) AS TEXT) = pid AND \(isLocal))
-            """
-    }
+    private var ownLocal: String { hasLocalChanges(parents, path: options.parentIDPath) }
+    private var childLocal: String { hasLocalChanges(children, path: options.parentIDFieldOnChild) }
 
-    private var childLocal: String {
-        guard options.leavesChangedTrees, let children else { return "0" }
-        let isLocal = ControlFields.predicate(ControlFields.local, is: true, in: children)
+    /// SQL true when an entry of `layout` whose value at `path` is the tree row's `pid` has local
+    /// changes; `0` when trees are not protected or the soup is not registered.
+    private func hasLocalChanges(_ layout: SoupLayout?, path: String) -> String {
+        guard options.leavesChangedTrees, let layout else { return "0" }
+        let isLocal = ControlFields.predicate(ControlFields.local, is: true, in: layout)
         return """
-            EXISTS (SELECT 1 FROM \(children.tableName) WHERE \
-            CAST(\(children.expression(forPath: options.parentIDFieldOnChild)) AS TEXT) = pid AND \(isLocal))
+            EXISTS (SELECT 1 FROM \(layout.tableName) WHERE \
+            CAST(\(layout.expression(forPath: path)) AS TEXT) = pid AND \(isLocal))
             """
     }
 
@@ -125,6 +121,20 @@ struct ParentChildrenPageSQL {
     static func skippedChildCount(_ db: Database, _ source: Source) throws -> Int {
         let sql = "SELECT count(*) FROM \(nestedChildren(of: source)) AND NOT (\(open))"
         return try Int.fetchOne(db, sql: source.prefix + sql, arguments: source.arguments) ?? 0
+    }
+
+    /// The parents protected by their children only, as `ord`, `sub` (0) and `rid` (the id).
+    static func protectedParentRows(of source: Source) -> String {
+        "SELECT t.ord, 0 AS sub, t.pid AS rid FROM \(source.relation) t WHERE \(protectedByChildren)"
+    }
+
+    /// The children not saved because their tree has local changes, as `ord`, `sub` (their
+    /// position in the nested set) and `rid` (the id).
+    static func skippedChildRows(of source: Source) -> String {
+        """
+        SELECT t.ord, c.key AS sub, CAST(json_extract(c.value, :childIDPath) AS TEXT) AS rid \
+        FROM \(nestedChildren(of: source)) AND NOT (\(open))
+        """
     }
 
     /// The nested child sets of the open trees that the server paged, in page order.

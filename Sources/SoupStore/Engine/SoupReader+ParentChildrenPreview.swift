@@ -77,15 +77,17 @@ extension SoupReader {
             childrenPage: try ParentChildrenPageSQL.savedChildren(db, source),
             protectedByChildren: try ParentChildrenPageSQL.protectedParentCount(db, source),
             childrenSkipped: try ParentChildrenPageSQL.skippedChildCount(db, source),
-            protectedParents: try protectedParents(
+            protectedParents: try skipped(
+                ParentChildrenPageSQL.protectedParentRows(of: source),
                 source,
-                parents: parents,
+                layout: parents,
                 idPath: options.parentIDPath,
                 limit: recordLimit
             ),
-            skippedChildren: try skippedChildren(
+            skippedChildren: try skipped(
+                ParentChildrenPageSQL.skippedChildRows(of: source),
                 source,
-                children: sql.children,
+                layout: sql.children,
                 idPath: options.childIDPath,
                 limit: recordLimit
             ),
@@ -104,40 +106,22 @@ extension SoupReader {
         try ParentChildrenPageSQL.savedChildren(db, page: page, ofParent: parentID, options: options)
     }
 
-    private func protectedParents(
+    /// The first `limit` records of `rows` (`ord`, `sub`, `rid`: page order and record id) that
+    /// have an id, as skipped, each with its stored entry in `layout` when there is one.
+    private func skipped(
+        _ rows: String,
         _ source: ParentChildrenPageSQL.Source,
-        parents: SoupLayout?,
+        layout: SoupLayout?,
         idPath: String,
         limit: Int
     ) throws -> [PageRecordPreview] {
         guard limit > 0 else { return [] }
-        let entry = parents.map {
-            "(SELECT min(id) FROM \($0.tableName) WHERE CAST(\($0.expression(forPath: idPath)) AS TEXT) = x.pid)"
+        let entry = layout.map {
+            "(SELECT min(id) FROM \($0.tableName) WHERE CAST(\($0.expression(forPath: idPath)) AS TEXT) = x.rid)"
         }
         let sql = """
-            SELECT x.pid, \(entry ?? "NULL") FROM (SELECT t.ord, t.pid FROM \(source.relation) t \
-            WHERE \(ParentChildrenPageSQL.protectedByChildren) AND t.pid IS NOT NULL) x ORDER BY x.ord LIMIT \(limit)
-            """
-        return try Row.fetchAll(db, sql: source.prefix + sql, arguments: source.arguments).map {
-            PageRecordPreview(recordID: $0[0], entryID: $0[1], action: .skip)
-        }
-    }
-
-    private func skippedChildren(
-        _ source: ParentChildrenPageSQL.Source,
-        children: SoupLayout?,
-        idPath: String,
-        limit: Int
-    ) throws -> [PageRecordPreview] {
-        guard limit > 0 else { return [] }
-        let entry = children.map {
-            "(SELECT min(id) FROM \($0.tableName) WHERE CAST(\($0.expression(forPath: idPath)) AS TEXT) = x.cid)"
-        }
-        let sql = """
-            SELECT x.cid, \(entry ?? "NULL") FROM (SELECT t.ord, c.key AS ckey, \
-            CAST(json_extract(c.value, :childIDPath) AS TEXT) AS cid \
-            FROM \(ParentChildrenPageSQL.nestedChildren(of: source)) AND NOT (\(ParentChildrenPageSQL.open))) x \
-            WHERE x.cid IS NOT NULL ORDER BY x.ord, x.ckey LIMIT \(limit)
+            SELECT x.rid, \(entry ?? "NULL") FROM (\(rows)) x WHERE x.rid IS NOT NULL \
+            ORDER BY x.ord, x.sub LIMIT \(limit)
             """
         return try Row.fetchAll(db, sql: source.prefix + sql, arguments: source.arguments).map {
             PageRecordPreview(recordID: $0[0], entryID: $0[1], action: .skip)

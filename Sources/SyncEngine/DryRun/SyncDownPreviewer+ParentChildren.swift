@@ -48,32 +48,29 @@ extension SyncDownPreviewer {
                 let split = try await store.read { reader in
                     try reader.previewChildren(ofParentsPage: page, options: options, recordLimit: limit)
                 }
-                let saved = try await store.read { reader in
-                    try reader.previewPage(split.childrenPage, in: childSoup, options: childOptions, recordLimit: limit)
-                }
-                Self.add(saved, isChild: true, to: &preview)
+                try await previewPage(
+                    split.childrenPage,
+                    in: childSoup,
+                    options: childOptions,
+                    isChild: true,
+                    into: &preview
+                )
                 Self.add(split, to: &preview)
                 return (split.parentsPage, split.moreChildren)
             },
             moreChildren: { page, parentID in
-                let limit = preview.remainingItems
-                let saved = try await store.read { reader in
-                    let children = try reader.childrenPage(page, ofParent: parentID, options: options)
-                    return try reader.previewPage(children, in: childSoup, options: childOptions, recordLimit: limit)
+                let children = try await store.read { reader in
+                    try reader.childrenPage(page, ofParent: parentID, options: options)
                 }
-                Self.add(saved, isChild: true, to: &preview)
+                try await previewPage(children, in: childSoup, options: childOptions, isChild: true, into: &preview)
             },
             body: { page in
                 if stop.isStopRequested {
                     stopped = true
                     return false
                 }
-                let limit = preview.remainingItems
-                let result = try await store.read { reader in
-                    try reader.previewPage(page.json, in: parentSoup, options: parentOptions, recordLimit: limit)
-                }
                 preview.pages += 1
-                Self.add(result, isChild: false, to: &preview)
+                try await previewPage(page.json, in: parentSoup, options: parentOptions, isChild: false, into: &preview)
                 return true
             }
         )

@@ -60,12 +60,8 @@ struct SyncDownPreviewer: Sendable {
                         stopped = true
                         return false
                     }
-                    let limit = preview.remainingItems
-                    let result = try await store.read { reader in
-                        try reader.previewPage(page.json, in: soup, options: options, recordLimit: limit)
-                    }
                     preview.pages += 1
-                    Self.add(result, isChild: false, to: &preview)
+                    try await previewPage(page.json, in: soup, options: options, isChild: false, into: &preview)
                     return true
                 }
             } catch is CancellationError {
@@ -87,8 +83,23 @@ struct SyncDownPreviewer: Sendable {
         }
     }
 
-    /// Counts and lists what `upsertPage` (or the save of a page of children) would do with one page.
-    static func add(_ result: PagePreviewResult, isChild: Bool, to preview: inout SyncPreview) {
+    /// Counts and lists what `upsertPage` (or the save of a page of children) would do with one
+    /// page of records (a query response or a JSON array) written into `soup`.
+    func previewPage(
+        _ page: String,
+        in soup: String,
+        options: PageUpsertOptions,
+        isChild: Bool,
+        into preview: inout SyncPreview
+    ) async throws {
+        let limit = preview.remainingItems
+        let result = try await store.read { reader in
+            try reader.previewPage(page, in: soup, options: options, recordLimit: limit)
+        }
+        Self.add(result, isChild: isChild, to: &preview)
+    }
+
+    private static func add(_ result: PagePreviewResult, isChild: Bool, to preview: inout SyncPreview) {
         // As the run counts them: a record repeated within one page counts once.
         preview.add(result.inserted + result.updated + result.skipped, .fetched, isChild: isChild)
         preview.add(result.inserted, .created(.local), isChild: isChild)

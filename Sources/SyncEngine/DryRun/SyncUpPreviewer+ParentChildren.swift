@@ -76,11 +76,7 @@ extension SyncUpPreviewer {
             }
         }
         for planned in requests {
-            let (record, isChild): (SyncUpRecord, Bool) =
-                switch planned.item {
-                case .parent(let record): (record, false)
-                case .child(let record): (record, true)
-                }
+            let (record, isChild) = (planned.item.record, planned.item.isChild)
             let count: SyncPreview.Count =
                 switch planned.request {
                 case .create, .upsert: .created(.org)

@@ -33,6 +33,16 @@ struct ParentChildrenSyncUpSender: Sendable {
     enum Item: Sendable {
         case parent(SyncUpRecord)
         case child(SyncUpRecord)
+
+        var record: SyncUpRecord {
+            switch self {
+            case .parent(let record), .child(let record): record
+            }
+        }
+
+        var isChild: Bool {
+            if case .child = self { true } else { false }
+        }
     }
 
     /// One subrequest of a composite call, with the record and request it carries.
@@ -155,20 +165,10 @@ struct ParentChildrenSyncUpSender: Sendable {
         let parentInChunk = chunk.contains { if case .parent(let p) = $0, p.action == .create { true } else { false } }
         var planned: [Planned] = []
         for item in chunk {
+            let request: SyncUpRequestPlan.Request
             switch item {
             case .parent(let record):
-                let request = plan.parent.request(for: record)
-                let reference = Self.parentReference(record)
-                if let subrequest = BatchSyncUpSender.subrequest(
-                    for: request,
-                    record: record,
-                    plan: plan.parent,
-                    referenceID: reference
-                ) {
-                    planned.append(Planned(item: item, request: request, reference: reference, subrequest: subrequest))
-                } else {
-                    result.parent = .failed([Self.error(for: request)])
-                }
+                request = plan.parent.request(for: record)
             case .child(let record):
                 let parentID: String?
                 if tree.isParentDeleted {
@@ -181,18 +181,21 @@ struct ParentChildrenSyncUpSender: Sendable {
                     result.children[record.entryID] = .failed([Self.parentNotCreated])
                     continue
                 }
-                let request = childRequest(record, parentID: parentID, isParentDeleted: tree.isParentDeleted)
-                let reference = "child\(record.entryID)"
-                if let subrequest = BatchSyncUpSender.subrequest(
-                    for: request,
-                    record: record,
-                    plan: plan.children,
-                    referenceID: reference
-                ) {
-                    planned.append(Planned(item: item, request: request, reference: reference, subrequest: subrequest))
-                } else {
-                    result.children[record.entryID] = .failed([Self.error(for: request)])
-                }
+                request = childRequest(record, parentID: parentID, isParentDeleted: tree.isParentDeleted)
+            }
+            let record = item.record
+            let reference = item.isChild ? "child\(record.entryID)" : Self.parentReference(record)
+            if let subrequest = BatchSyncUpSender.subrequest(
+                for: request,
+                record: record,
+                plan: item.isChild ? plan.children : plan.parent,
+                referenceID: reference
+            ) {
+                planned.append(Planned(item: item, request: request, reference: reference, subrequest: subrequest))
+            } else if item.isChild {
+                result.children[record.entryID] = .failed([Self.error(for: request)])
+            } else {
+                result.parent = .failed([Self.error(for: request)])
             }
         }
         return planned
