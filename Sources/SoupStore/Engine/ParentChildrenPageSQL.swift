@@ -82,9 +82,10 @@ struct ParentChildrenPageSQL {
         Source(prefix: "", relation: table, arguments: arguments(page: page))
     }
 
-    /// The rows computed by each statement from `page`, without writing anything.
+    /// The rows computed by each statement from `page`, without writing anything. `MATERIALIZED`
+    /// computes the protection checks once per statement, not once per nested child.
     func withClause(page: String) -> Source {
-        Source(prefix: "WITH tree AS (\(trees)) ", relation: "tree", arguments: arguments(page: page))
+        Source(prefix: "WITH tree AS MATERIALIZED (\(trees)) ", relation: "tree", arguments: arguments(page: page))
     }
 
     /// Trees with no local change: their children are saved.

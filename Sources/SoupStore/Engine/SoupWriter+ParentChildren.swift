@@ -66,6 +66,12 @@ public struct ChildrenContinuation: Sendable, Hashable {
     public var parentID: String
     /// The nested result's `nextRecordsUrl`.
     public var nextRecordsURL: String
+
+    /// Creates a continuation.
+    public init(parentID: String, nextRecordsURL: String) {
+        self.parentID = parentID
+        self.nextRecordsURL = nextRecordsURL
+    }
 }
 
 extension SoupWriter {
