@@ -4,8 +4,8 @@ import SyncConfig
 /// Turns a sync down definition into the fetcher that runs it, after checking it can run: the
 /// kind is supported, the query parses, the soup exists and indexes the id field.
 enum DownTargetFactory {
-    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (briefcase, layout, metadata,
-    ///   custom), `.invalidTarget`.
+    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (layout, custom),
+    ///   `.invalidTarget`.
     static func makeFetcher(for definition: SyncDefinition) throws -> any DownTargetFetcher {
         guard case .down(let target) = definition.target else {
             throw SyncEngineError.wrongType(definition.name, expected: "sync down")
@@ -22,32 +22,42 @@ enum DownTargetFactory {
         case .parentChildren(let tree):
             return try ParentChildrenDownFetcher(
                 syncName: definition.name, target: tree, mergeMode: definition.options.storeMergeMode)
-        case .briefcase, .layout, .metadata, .custom:
+        case .briefcase(let briefcase):
+            return try BriefcaseDownFetcher(syncName: definition.name, soupName: definition.soupName, target: briefcase)
+        case .metadata(let metadata):
+            return MetadataDownFetcher(syncName: definition.name, soupName: definition.soupName, target: metadata)
+        case .layout, .custom:
             throw SyncEngineError.notSupported(definition.name, kind: target.kind.rawValue)
         }
     }
 
-    /// Checks that the fetcher's soup exists and indexes its id field (sync down upserts by it).
+    /// Checks that every soup the fetcher saves into exists and indexes its id field (sync down
+    /// upserts by it).
     static func checkSoup(of fetcher: any DownTargetFetcher, syncName: String, store: SoupStore) throws {
-        let soup = fetcher.soupName
+        for destination in fetcher.destinations {
+            try checkSoup(destination.soupName, idField: destination.idFieldName, syncName: syncName, store: store)
+        }
+        if let tree = fetcher as? ParentChildrenDownFetcher { try tree.checkChildSoup(store: store) }
+    }
+
+    private static func checkSoup(_ soup: String, idField: String, syncName: String, store: SoupStore) throws {
         let specs: [IndexSpec]
         do {
             guard try store.read({ try $0.hasSoup(soup) }) else {
                 throw SyncEngineError.invalidTarget(
                     syncName,
                     "soup '\(soup)' does not exist in the store; declare it in the store config (userstore) "
-                        + "with an index on '\(fetcher.idFieldName)'")
+                        + "with an index on '\(idField)'")
             }
             specs = try store.read { try $0.indexSpecs(of: soup) }
         } catch let error as SoupStoreError {
             throw SyncEngineError.store(syncName, error)
         }
-        guard specs.contains(where: { $0.path == fetcher.idFieldName }) else {
+        guard specs.contains(where: { $0.path == idField }) else {
             throw SyncEngineError.invalidTarget(
                 syncName,
-                "soup '\(soup)' has no index on '\(fetcher.idFieldName)', which sync down needs to match records; "
-                    + "add {\"path\": \"\(fetcher.idFieldName)\", \"type\": \"string\"} to its indexes")
+                "soup '\(soup)' has no index on '\(idField)', which sync down needs to match records; "
+                    + "add {\"path\": \"\(idField)\", \"type\": \"string\"} to its indexes")
         }
-        if let tree = fetcher as? ParentChildrenDownFetcher { try tree.checkChildSoup(store: store) }
     }
 }

@@ -1,13 +1,27 @@
 import OrgClient
 import SoupStore
 
+/// Where a page of records is saved: a soup and the fields sync down matches and dates them by.
+struct PageDestination: Sendable, Hashable {
+    /// The soup.
+    var soupName: String
+    /// The field holding the server id (the upsert key).
+    var idFieldName: String
+    /// The field holding the server modification date (the watermark's source).
+    var modificationDateFieldName: String
+}
+
 /// One page of server records, as the org sent it: a query response (`{"records": […]}`) or a
 /// JSON array of records. Records are never parsed in Swift; the store splits the text.
 struct DownPage: Sendable {
     /// The page text.
     var json: String
-    /// The number of records the whole fetch expects (`totalSize`, §4.7); set on the first page.
+    /// The number of records the whole fetch expects (`totalSize`, §4.7). Targets that learn it
+    /// page by page (briefcase) send the total known so far.
     var totalSize: Int
+    /// Where the page goes when not to the fetcher's own soup (briefcase: each object type has
+    /// its soup).
+    var destination: PageDestination? = nil
 }
 
 /// What ghost cleaning learns from the org for one page.
@@ -36,6 +50,10 @@ protocol DownTargetFetcher: Sendable {
     var isSortedByModification: Bool { get }
     /// Whether a watermark restricts what is fetched (§5).
     var isIncremental: Bool { get }
+    /// Every soup the target saves into, with its id and modification fields: the soup of
+    /// ``soupName`` by default; one per object type for briefcase. Ghost cleaning and the soup
+    /// checks go over all of them.
+    var destinations: [PageDestination] { get }
 
     /// Fetches every page modified at or after `maxTimeStamp` (everything when it is ≤ 0), calling
     /// `body` per page; `body` returns `false` to stop before the next page.
@@ -56,6 +74,17 @@ protocol DownTargetFetcher: Sendable {
 }
 
 extension DownTargetFetcher {
+    var destinations: [PageDestination] {
+        [PageDestination(
+            soupName: soupName, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)]
+    }
+
+    /// Where `page` is saved.
+    func destination(of page: DownPage) -> PageDestination {
+        page.destination ?? PageDestination(
+            soupName: soupName, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
+    }
+
     /// Existence check (§6 for mru and refresh): `SELECT Id FROM type WHERE Id IN (…)` per slice
     /// of at most 500 candidates.
     func existingIDs(

@@ -40,7 +40,8 @@ struct GhostCleaner: Sendable {
         var stopped = stop.isStopRequested
         var failure: String?
         var result = GhostCleaningResult(notReturned: 0, deleted: 0, keptForOtherSyncs: 0)
-        let (soup, idPath) = (fetcher.soupName, fetcher.idFieldName)
+        let idPath = fetcher.idFieldName
+        let soups = fetcher.destinations.map { (soup: $0.soupName, idPath: $0.idFieldName) }
         do {
             try await store.write { writer in try writer.beginGhostScan(syncID: syncID) }
             if !stopped {
@@ -60,9 +61,7 @@ struct GhostCleaner: Sendable {
                 }
             }
             if !stopped {
-                result = try await store.write { writer in
-                    try writer.finishGhostScan(soup: soup, idPath: idPath, syncID: syncID)
-                }
+                result = try await store.write { writer in try writer.finishGhostScan(soups: soups, syncID: syncID) }
             }
         } catch is CancellationError {
             stopped = true
@@ -82,12 +81,13 @@ struct GhostCleaner: Sendable {
             metadata: ["sync.name": "\(definition.name)", "sync.id": "\(syncID)", "sync.ghosts": "\(result.deleted)"])
         let after = org.statistics()
         let status: StoredSyncState.Status = failure != nil ? .failed : stopped ? .stopped : .done
-        let summary = SyncRunSummary(
+        var summary = SyncRunSummary(
             syncName: definition.name, syncID: syncID, operation: .cleanGhosts, status: status,
             deletedGhosts: result.deleted, pages: pages, requests: after.requests - before.requests,
             retries: after.retries - before.retries, durationMilliseconds: registry.now - startedAt,
             maxTimeStamp: claimed.maxTimeStamp,
             error: status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message))
+        summary.apiUsage = after.apiUsage
         if result.keptForOtherSyncs > 0 {
             events?.yield(
                 .warning(

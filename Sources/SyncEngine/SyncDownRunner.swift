@@ -88,6 +88,7 @@ struct SyncDownRunner: Sendable {
             pages: progress.pages, requests: after.requests - before.requests, retries: after.retries - before.retries,
             durationMilliseconds: endedAt - startedAt, maxTimeStamp: final.maxTimeStamp,
             error: final.status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message))
+        summary.apiUsage = after.apiUsage
         summary.created = progress.inserted
         summary.updated = progress.saved - progress.inserted
         if progress.skipped > 0 {
@@ -105,10 +106,11 @@ struct SyncDownRunner: Sendable {
     private func write(
         _ page: DownPage, progress: SyncDownProgress, fetcher: any DownTargetFetcher, mergeMode: StoreMergeMode
     ) async throws -> SyncDownProgress {
-        let soup = fetcher.soupName
+        let destination = fetcher.destination(of: page)
+        let soup = destination.soupName
         let options = PageUpsertOptions(
-            externalIDPath: fetcher.idFieldName, mergeMode: mergeMode, syncID: progress.state.id,
-            modificationDateField: fetcher.modificationDateFieldName, recordsFetchedIDs: true)
+            externalIDPath: destination.idFieldName, mergeMode: mergeMode, syncID: progress.state.id,
+            modificationDateField: destination.modificationDateFieldName, recordsFetchedIDs: true)
         return try await store.write { [progress] writer in
             // Also remembers the page's records as fetched by this sync (syncrun_record_syncs).
             let result = try writer.upsertPage(page.json, into: soup, options: options)

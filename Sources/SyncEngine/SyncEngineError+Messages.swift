@@ -35,7 +35,17 @@ extension SyncEngineError {
         SyncEngineError(
             code: .notSupported,
             message: "sync '\(name)': the '\(kind)' target is not supported yet by syncrun; "
-                + "supported sync down targets: soql, sosl, mru, refresh, parent_children",
+                + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata",
+            syncName: name)
+    }
+
+    static func briefcaseRuleErrors(_ name: String, ruleIDs: [String]) -> SyncEngineError {
+        SyncEngineError(
+            code: .server,
+            message: "sync '\(name)': the org could not process briefcase rule(s) "
+                + ruleIDs.map { "'\($0)'" }.joined(separator: ", ")
+                + ", so their records are missing from its answer; nothing was deleted and the watermark was not "
+                + "advanced; fix the rules in the briefcase (Briefcase Builder) and run the sync again",
             syncName: name)
     }
 

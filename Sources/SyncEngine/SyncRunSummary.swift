@@ -1,3 +1,4 @@
+import OrgClient
 import SoupStore
 
 /// The totals of one run: what the CLI prints last, and what the engine returns.
@@ -44,6 +45,9 @@ public struct SyncRunSummary: Sendable, Hashable {
     public var skipped = 0
     /// Sync up: the conflicted and failed records, in entry-id order.
     public var issues: [SyncUpIssue] = []
+    /// The org's daily API usage after the run, from the last `Sforce-Limit-Info` header seen;
+    /// `nil` when the org sent none.
+    public var apiUsage: APIUsage?
 
     /// Whether the run ended `DONE` with every record written (no conflict, no failure).
     public var isClean: Bool { status == .done && conflicts == 0 && failed == 0 }

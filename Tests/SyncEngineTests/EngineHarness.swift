@@ -40,15 +40,16 @@ struct EngineHarness: Sendable {
             IndexSpec(path: "__sync_id__", type: .integer),
         ])
 
-    /// Runs `body` with a fresh harness; everything is removed afterwards.
+    /// Runs `body` with a fresh harness; everything is removed afterwards. `schema` replaces the
+    /// local org's standard one (custom objects, briefcases).
     static func with<T: Sendable>(
-        pageSize: Int? = nil, faults: FaultConfiguration = .none,
+        pageSize: Int? = nil, faults: FaultConfiguration = .none, schema: OrgSchema? = nil,
         _ body: (EngineHarness) async throws -> T
     ) async throws -> T {
         try await TemporaryDirectory.with(prefix: "syncengine") { directory in
             let clock = TestClock()
             let database = try OrgDatabase(
-                directory: directory.appendingPathComponent("org"),
+                directory: directory.appendingPathComponent("org"), schema: schema,
                 configuration: OrgDatabase.Configuration(now: { clock.now }))
             let logURL = directory.appendingPathComponent("requests.jsonl")
             let server = try LocalOrgServer(

@@ -23,6 +23,37 @@ struct OtherTargetTests {
         }
     }
 
+    @Test func metadataSyncStoresTheDescribeUnderTheTypeAndKeepsItThroughGhostCleaning() async throws {
+        try await EngineHarness.with { harness in
+            try await harness.store.write { writer in
+                _ = try writer.registerSoup(
+                    SoupSpec(name: "sfdcMetadata", indexes: [IndexSpec(path: "Id", type: .string)]))
+            }
+            let definition = SyncDefinition(
+                name: "accountMetadata", type: .syncDown, soupName: "sfdcMetadata",
+                target: .down(.metadata(MetadataSyncDownTarget(sobjectType: "Account"))))
+            let engine = harness.engine()
+
+            let first = try await engine.syncDown(definition)
+            #expect(first.status == .done, "\(first.error ?? "")")
+            #expect(first.fetched == 1 && first.created == 1)
+            #expect(try harness.storedCount(in: "sfdcMetadata") == 1)
+            #expect(try harness.storedValue("name", ofID: "Account", in: "sfdcMetadata") == .text("Account"))
+            #expect(try harness.storedValue("keyPrefix", ofID: "Account", in: "sfdcMetadata") == .text("001"))
+            let log = try harness.requestLog()
+            #expect(log.last?.path.hasSuffix("/sobjects/Account/describe") == true)
+            #expect(try harness.engine().syncState(id: first.syncID).totalSize == 1)
+
+            let second = try await engine.syncDown(definition)
+            #expect(second.status == .done && second.updated == 1 && second.created == 0)
+            #expect(try harness.storedCount(in: "sfdcMetadata") == 1)
+
+            let ghosts = try await engine.cleanGhosts(definition)
+            #expect(ghosts.status == .done && ghosts.deletedGhosts == 0)
+            #expect(try harness.storedCount(in: "sfdcMetadata") == 1)
+        }
+    }
+
     @Test func mruSyncSavesRecentlyViewedRecordsAndCleansServerDeletes() async throws {
         try await EngineHarness.with { harness in
             let ids = try harness.createAccounts(["Viewed 1", "Viewed 2", "Never viewed"])

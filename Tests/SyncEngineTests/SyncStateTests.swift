@@ -91,14 +91,13 @@ struct SyncStateTests {
         }
     }
 
-    @Test(arguments: ["layout", "metadata", "briefcase"])
+    @Test(arguments: ["layout"])
     func unsupportedTargetsFailAtValidationWithAClearError(kind: String) async throws {
         try await EngineHarness.with { harness in
             let target: SyncDownTarget =
                 switch kind {
                 case "layout": .layout(LayoutSyncDownTarget(sobjectType: "Account"))
                 case "metadata": .metadata(MetadataSyncDownTarget(sobjectType: "Account"))
-                case "briefcase": .briefcase(BriefcaseSyncDownTarget(infos: []))
                 default:
                     .parentChildren(
                         ParentChildrenSyncDownTarget(
@@ -114,7 +113,7 @@ struct SyncStateTests {
             #expect(error?.code == .notSupported)
             #expect(
                 error?.message == "sync 'x': the '\(kind)' target is not supported yet by syncrun; "
-                    + "supported sync down targets: soql, sosl, mru, refresh, parent_children")
+                    + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata")
             let stored = try await harness.store.read { try $0.syncState(named: "x") }
             #expect(stored == nil)
         }

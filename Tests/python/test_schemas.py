@@ -244,6 +244,20 @@ MINIMAL_UP_TARGETS = {
 }
 
 
+def test_soup_name_is_optional_for_briefcase_only():
+    # As the loader: a briefcase target's infos name the soups; every other sync needs soupName.
+    briefcase = sync("syncDown", MINIMAL_DOWN_TARGETS["briefcase"])
+    del briefcase["syncs"][0]["soupName"]
+    assert schema_errors(SYNCS_VALIDATOR, briefcase) == []
+    for kind in ["soql", "parent_children"]:
+        document = sync("syncDown", MINIMAL_DOWN_TARGETS[kind])
+        del document["syncs"][0]["soupName"]
+        assert any("'soupName' is a required property" in error for error in schema_errors(SYNCS_VALIDATOR, document))
+    up = sync("syncUp", MINIMAL_UP_TARGETS[sorted(MINIMAL_UP_TARGETS)[0]])
+    del up["syncs"][0]["soupName"]
+    assert schema_errors(SYNCS_VALIDATOR, up) != []
+
+
 @pytest.mark.parametrize("kind", sorted(MINIMAL_DOWN_TARGETS))
 def test_minimal_sync_down_target_is_valid(kind):
     assert schema_errors(SYNCS_VALIDATOR, sync("syncDown", MINIMAL_DOWN_TARGETS[kind])) == []

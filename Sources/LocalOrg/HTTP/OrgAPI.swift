@@ -110,6 +110,17 @@ struct OrgAPI: Sendable {
             return try search(request, version: version, store: store)
         case "recent" where rest.isEmpty:
             return try recent(request, version: version, store: store)
+        case "connect" where rest.count == 2 && rest[0] == "briefcase" && rest[1] == "priming-records":
+            try Self.require(request, ["GET"])
+            return .json(
+                200,
+                try database.primingRecords(
+                    relayToken: request.parameter("relayToken"),
+                    changedAfter: request.parameter("changedAfterTimestamp"),
+                    pageSize: pageSize(for: request),
+                    apiVersion: version.description
+                )
+            )
         case "limits" where rest.isEmpty:
             try Self.require(request, ["GET"])
             return limits()

@@ -59,6 +59,11 @@ extension OrgError {
     }
 
     /// A body that is valid JSON but has the wrong shape for the resource.
+    /// A query parameter the resource cannot take (`INVALID_INPUT`, 400).
+    static func invalidParameter(_ reason: String) -> OrgError {
+        OrgError(status: 400, code: .invalidInput, message: reason)
+    }
+
     static func invalidBody(_ reason: String) -> OrgError {
         OrgError(status: 400, code: .jsonParserError, message: reason)
     }

@@ -3,7 +3,7 @@ import Foundation
 extension OrgSchema {
     /// Adds the custom objects and fields of a JSON schema file to this schema.
     ///
-    /// The file is `{"objects": [OBJECT, …]}`. An OBJECT names an existing object to add fields to it,
+    /// The file is `{"objects": [OBJECT, …], "briefcases": [BRIEFCASE, …]}` (both optional). An OBJECT names an existing object to add fields to it,
     /// or a new one (custom objects end in `__c`; they get `Id`, audit fields, `OwnerId` and `Name`):
     ///
     /// | key | type | default |
@@ -19,6 +19,10 @@ extension OrgSchema {
     /// `updateable` (true), `defaultValue`, `picklistValues` ([string]), and for references
     /// `referenceTo` (string or [string], required), `relationshipName` (`Parent__c` → `Parent__r`),
     /// `childRelationshipName` (the child object's plural label without spaces + `__r`).
+    ///
+    /// BRIEFCASE keys: `name` (required, unique), `rules` (required: [RULE]); RULE keys: `object`
+    /// (required, an object of the schema), `filter` (a SOQL condition, the text after `WHERE`).
+    /// A file with `briefcases` replaces the briefcases declared before; see ``OrgBriefcase``.
     ///
     /// The file may be JSON or, with a `.yaml` / `.yml` extension, the same structure in YAML
     /// (YAML 1.2 core schema: quoted scalars stay strings).
@@ -63,7 +67,21 @@ enum OrgSchemaCoding {
     ]
 
     static func encode(_ schema: OrgSchema) -> OrgJSONValue {
-        .object(["objects": .array(schema.objects.map(encode))])
+        var root: OrgJSONObject = ["objects": .array(schema.objects.map(encode))]
+        if !schema.briefcases.isEmpty { root["briefcases"] = .array(schema.briefcases.map(encode)) }
+        return .object(root)
+    }
+
+    private static func encode(_ briefcase: OrgBriefcase) -> OrgJSONValue {
+        .object([
+            "name": .string(briefcase.name),
+            "rules": .array(
+                briefcase.rules.map { rule in
+                    var json: OrgJSONObject = ["object": .string(rule.object)]
+                    if let filter = rule.filter { json["filter"] = .string(filter) }
+                    return .object(json)
+                }),
+        ])
     }
 
     private static func encode(_ object: OrgObject) -> OrgJSONValue {
@@ -93,8 +111,17 @@ enum OrgSchemaCoding {
     }
 
     static func decode(_ document: OrgJSONValue, base: OrgSchema, source: String) throws -> OrgSchema {
-        guard let root = document.objectValue, let objects = root["objects"]?.arrayValue else {
+        guard let root = document.objectValue else {
             throw OrgError.invalidInput("\(source): expected an object with an \"objects\" array")
+        }
+        if let unknown = root.keys.first(where: { $0 != "objects" && $0 != "briefcases" }) {
+            throw OrgError.invalidInput("\(source): unknown key '\(unknown)'; expected 'objects' and 'briefcases'")
+        }
+        let objects: [OrgJSONValue]
+        switch root["objects"] {
+        case nil: objects = []
+        case .array(let array)?: objects = array
+        default: throw OrgError.invalidInput("\(source): \"objects\" must be an array")
         }
         var schema = base
         for (position, entry) in objects.enumerated() {
@@ -105,7 +132,56 @@ enum OrgSchemaCoding {
             schema.addOrReplace(object)
         }
         try validateReferences(schema, source: source)
+        if let briefcases = root["briefcases"] {
+            schema.briefcases = try decodeBriefcases(briefcases, schema: schema, source: source)
+        }
         return schema
+    }
+
+    private static let briefcaseKeys: Set<String> = ["name", "rules"]
+    private static let ruleKeys: Set<String> = ["object", "filter"]
+
+    private static func decodeBriefcases(_ value: OrgJSONValue, schema: OrgSchema, source: String) throws
+        -> [OrgBriefcase]
+    {
+        guard let entries = value.arrayValue else {
+            throw OrgError.invalidInput("\(source): \"briefcases\" must be an array")
+        }
+        var briefcases: [OrgBriefcase] = []
+        for (position, entry) in entries.enumerated() {
+            let location = "\(source): briefcases[\(position)]"
+            guard let json = entry.objectValue else { throw OrgError.invalidInput("\(location) is not an object") }
+            let reader = Reader(json: json, location: location)
+            try reader.rejectUnknownKeys(briefcaseKeys)
+            let name = try reader.requiredString("name")
+            guard !name.isEmpty, !name.contains(":") else {
+                throw reader.failure("the name must be non-empty and without ':', not '\(name)'")
+            }
+            if briefcases.contains(where: { $0.name == name }) {
+                throw reader.failure("a briefcase named '\(name)' is declared twice")
+            }
+            guard let ruleEntries = try reader.array("rules") else { throw reader.failure("missing \"rules\"") }
+            var rules: [OrgBriefcase.Rule] = []
+            for (index, ruleEntry) in ruleEntries.enumerated() {
+                let ruleLocation = "\(location).rules[\(index)]"
+                guard let ruleJSON = ruleEntry.objectValue else {
+                    throw OrgError.invalidInput("\(ruleLocation) is not an object")
+                }
+                let ruleReader = Reader(json: ruleJSON, location: ruleLocation)
+                try ruleReader.rejectUnknownKeys(ruleKeys)
+                let objectName = try ruleReader.requiredString("object")
+                guard let object = schema.object(named: objectName) else {
+                    throw ruleReader.failure("'\(objectName)' is not an object of the schema")
+                }
+                let filter = try ruleReader.string("filter")
+                if let filter, filter.trimmingCharacters(in: .whitespaces).isEmpty {
+                    throw ruleReader.failure("\"filter\" is empty; leave it out to select every record")
+                }
+                rules.append(OrgBriefcase.Rule(object: object.name, filter: filter))
+            }
+            briefcases.append(OrgBriefcase(name: name, rules: rules))
+        }
+        return briefcases
     }
 
     private static func decodeObject(_ json: OrgJSONObject, schema: OrgSchema, where location: String) throws -> OrgObject {

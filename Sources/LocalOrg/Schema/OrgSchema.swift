@@ -10,11 +10,14 @@ public struct OrgSchema: Sendable, Equatable {
     /// The objects in definition order.
     public private(set) var objects: [OrgObject]
     private var objectIndex: [String: Int]
+    /// The briefcases the priming-records API serves, in order (none by default).
+    public var briefcases: [OrgBriefcase]
 
     /// Creates a schema from objects; names are unique ignoring case (a later object replaces an earlier one).
-    public init(objects: [OrgObject]) {
+    public init(objects: [OrgObject], briefcases: [OrgBriefcase] = []) {
         self.objects = []
         self.objectIndex = [:]
+        self.briefcases = briefcases
         for object in objects { addOrReplace(object) }
     }
 

@@ -60,11 +60,20 @@ public protocol OrgClient: Sendable {
     /// Fetches up to 2,000 records of one type by ID; `nil` marks a record that does not exist.
     func retrieveCollection(_ objectType: String, ids: [String], fields: [String]) async throws -> [OrgValue?]
 
+    /// Fetches one page of the Briefcase priming-records API: the ids of the records in the
+    /// briefcases assigned to the app. The first page may be limited to records changed after
+    /// `changedAfter`; later pages pass the previous page's `relayToken` (and no date).
+    func primingRecords(relayToken: String?, changedAfter: Date?) async throws -> PrimingRecordsPage
+
     /// Lists the org's sObjects.
     func describeGlobal() async throws -> GlobalDescription
 
     /// Describes one sObject: its fields and child relationships.
     func describe(_ objectType: String) async throws -> SObjectDescription
+
+    /// The describe of one sObject as the org sent it (`GET /sobjects/{Type}/describe`), for
+    /// storing whole (the metadata sync down target).
+    func describeJSON(_ objectType: String) async throws -> RawJSON
 
     /// Runs a SOSL search and returns the raw response (`{"searchRecords": [...]}`).
     func search(_ sosl: String) async throws -> RawJSON

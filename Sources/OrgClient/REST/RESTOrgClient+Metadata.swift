@@ -15,6 +15,12 @@ extension RESTOrgClient {
         return SObjectDescription(value)
     }
 
+    /// `GET /sobjects/{Type}/describe`, the response text.
+    public func describeJSON(_ objectType: String) async throws -> RawJSON {
+        let type = try PathComponents.checkName(objectType, kind: "sObject")
+        return RawJSON(try await send(OutgoingRequest(.get, "\(basePath)/sobjects/\(type)/describe")).body)
+    }
+
     /// `GET /search?q=…`; returns the response text.
     public func search(_ sosl: String) async throws -> RawJSON {
         guard !sosl.isEmpty else { throw OrgClientError.invalidArgument("the SOSL search is empty") }

@@ -75,15 +75,41 @@ extension SoupWriter {
     /// - Returns: What was found and deleted.
     /// - Throws: `SoupStoreError` (`.unknownSoup`, `.invalidPath`, `.sqlite`).
     public func finishGhostScan(soup: String, idPath: String, syncID: Int64) throws -> GhostCleaningResult {
-        let layout = try layout(soup)
-        try SoupPath.validate(idPath)
+        try finishGhostScan(soups: [(soup, idPath)], syncID: syncID)
+    }
+
+    /// Ends the pass of a sync that saves into several soups (briefcase: one per object type):
+    /// each soup is cleaned as ``finishGhostScan(soup:idPath:syncID:)`` cleans one, against the
+    /// same collected ids (record ids are unique across soups), and the pass is then dropped.
+    ///
+    /// - Parameters:
+    ///   - soups: The soups and their id fields.
+    ///   - syncID: The sync.
+    /// - Returns: The totals over every soup.
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.invalidPath`, `.sqlite`).
+    public func finishGhostScan(soups: [(soup: String, idPath: String)], syncID: Int64) throws -> GhostCleaningResult {
         try GhostScanTable.create(db)
         try RecordSyncsTable.create(db)
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS syncrun_ghosts (eid INTEGER PRIMARY KEY, record_id TEXT)")
+        defer { try? db.execute(sql: "DELETE FROM temp.syncrun_ghosts") }
+        var total = GhostCleaningResult(notReturned: 0, deleted: 0, keptForOtherSyncs: 0)
+        for (soup, idPath) in soups {
+            let result = try cleanGhosts(of: soup, idPath: idPath, syncID: syncID)
+            total = GhostCleaningResult(
+                notReturned: total.notReturned + result.notReturned, deleted: total.deleted + result.deleted,
+                keptForOtherSyncs: total.keptForOtherSyncs + result.keptForOtherSyncs)
+        }
+        try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
+        return total
+    }
+
+    /// One soup of ``finishGhostScan(soups:syncID:)``; the scan is kept for the next soup.
+    private func cleanGhosts(of soup: String, idPath: String, syncID: Int64) throws -> GhostCleaningResult {
+        let layout = try layout(soup)
+        try SoupPath.validate(idPath)
         let tracked = RecordSyncsTable.name
         let candidates = GhostCandidates(layout: layout, idPath: idPath)
-        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS syncrun_ghosts (eid INTEGER PRIMARY KEY, record_id TEXT)")
         try db.execute(sql: "DELETE FROM temp.syncrun_ghosts")
-        defer { try? db.execute(sql: "DELETE FROM temp.syncrun_ghosts") }
         try db.execute(
             sql: """
                 INSERT INTO temp.syncrun_ghosts (eid, record_id)
@@ -107,7 +133,6 @@ extension SoupWriter {
                 """,
             arguments: [soup])
         let deleted = try deleteEntries(orphans, from: soup)
-        try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
         return GhostCleaningResult(notReturned: notReturned, deleted: deleted, keptForOtherSyncs: notReturned - deleted)
     }
 

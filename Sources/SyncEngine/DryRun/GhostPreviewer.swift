@@ -22,14 +22,19 @@ struct GhostPreviewer: Sendable {
         let name = definition.name
         let fetcher = try DownTargetFactory.makeFetcher(for: definition)
         if let soql = fetcher as? SOQLDownFetcher, !soql.canCleanGhosts { throw SyncEngineError.ghostsWithLimit(name) }
-        let soup = fetcher.soupName
-        let hasSoup: Bool
+        // The soups that exist: a soup not registered yet holds nothing that could be a ghost.
+        var soups: [PageDestination] = []
         do {
-            hasSoup = try await store.read { reader in try reader.hasSoup(soup) }
+            for destination in fetcher.destinations {
+                let soup = destination.soupName
+                if try await store.read({ reader in try reader.hasSoup(soup) }) { soups.append(destination) }
+            }
         } catch {
             throw SyncEngineError.wrapping(error, syncName: name)
         }
-        if hasSoup { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
+        if soups.count == fetcher.destinations.count {
+            try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store)
+        }
         let state = try registry.previewState(definition, replace: replace)
         var preview = SyncPreview(
             syncName: name,
@@ -38,7 +43,7 @@ struct GhostPreviewer: Sendable {
             targetKind: definition.targetKindName
         )
         // No soup yet: nothing stored can be a ghost.
-        guard hasSoup else { return preview }
+        guard !soups.isEmpty else { return preview }
         // A sync that never ran fetched nothing; its id is one no record carries.
         let syncID = state?.id ?? -1
 
@@ -48,7 +53,7 @@ struct GhostPreviewer: Sendable {
             if !stopped, let trees = fetcher as? ParentChildrenDownFetcher {
                 stopped = try await previewTrees(trees, syncID: syncID, stop: stop, into: &preview)
             } else if !stopped {
-                stopped = try await previewRecords(fetcher, syncID: syncID, stop: stop, into: &preview)
+                stopped = try await previewRecords(fetcher, in: soups, syncID: syncID, stop: stop, into: &preview)
             }
         } catch is CancellationError {
             stopped = true
@@ -60,15 +65,22 @@ struct GhostPreviewer: Sendable {
         return preview
     }
 
-    /// Previews the ghost cleaning of a target with one soup; returns whether a stop was requested.
+    /// Previews the ghost cleaning of a target whose records go to `soups` (the registered ones of
+    /// its destinations); returns whether a stop was requested.
     private func previewRecords(
         _ fetcher: any DownTargetFetcher,
+        in soups: [PageDestination],
         syncID: Int64,
         stop: StopSignal,
         into preview: inout SyncPreview
     ) async throws -> Bool {
-        let (soup, idPath) = (fetcher.soupName, fetcher.idFieldName)
-        var candidates = try await candidateIDs(soup: soup, idPath: idPath, syncID: syncID)
+        let idPath = fetcher.idFieldName
+        var candidates: [Set<String>] = []
+        for destination in soups {
+            candidates.append(
+                try await candidateIDs(soup: destination.soupName, idPath: destination.idFieldName, syncID: syncID)
+            )
+        }
         var stopped = false
         try await fetcher.remoteIDs(org: org, store: store, syncID: syncID) { page in
             if stop.isStopRequested {
@@ -84,11 +96,19 @@ struct GhostPreviewer: Sendable {
             }
             preview.pages += 1
             preview.fetched += ids.count
-            candidates.subtract(ids)
+            for index in candidates.indices { candidates[index].subtract(ids) }
             return true
         }
         if stopped { return true }
-        try await classify(notReturned: candidates.sorted(), soup: soup, idPath: idPath, syncID: syncID, into: &preview)
+        for (destination, notReturned) in zip(soups, candidates) {
+            try await classify(
+                notReturned: notReturned.sorted(),
+                soup: destination.soupName,
+                idPath: destination.idFieldName,
+                syncID: syncID,
+                into: &preview
+            )
+        }
         return false
     }
 

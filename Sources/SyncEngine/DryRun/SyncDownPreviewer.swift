@@ -19,11 +19,13 @@ struct SyncDownPreviewer: Sendable {
     {
         let name = definition.name
         let fetcher = try DownTargetFactory.makeFetcher(for: definition)
-        let soup = fetcher.soupName
         // A soup the store config declares but that is not registered yet would be registered
         // empty before the run; with no soup there is no index to check.
-        let hasSoup = try hasSoup(soup, syncName: name)
-        if hasSoup { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
+        var allSoupsExist = true
+        for destination in fetcher.destinations where try !hasSoup(destination.soupName, syncName: name) {
+            allSoupsExist = false
+        }
+        if allSoupsExist { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
         let state = try registry.previewState(definition, replace: replace)
         let baseline = full || !fetcher.isIncremental ? -1 : max(state?.maxTimeStamp ?? -1, -1)
         var preview = SyncPreview(
@@ -39,11 +41,7 @@ struct SyncDownPreviewer: Sendable {
         }
 
         let before = org.statistics()
-        let options = PageUpsertOptions(
-            externalIDPath: fetcher.idFieldName,
-            mergeMode: definition.options.storeMergeMode,
-            modificationDateField: nil
-        )
+        let mergeMode = definition.options.storeMergeMode
         var stopped = stop.isStopRequested
         if !stopped, let trees = fetcher as? ParentChildrenDownFetcher {
             do {
@@ -60,8 +58,20 @@ struct SyncDownPreviewer: Sendable {
                         stopped = true
                         return false
                     }
+                    let destination = fetcher.destination(of: page)
+                    let options = PageUpsertOptions(
+                        externalIDPath: destination.idFieldName,
+                        mergeMode: mergeMode,
+                        modificationDateField: nil
+                    )
                     preview.pages += 1
-                    try await previewPage(page.json, in: soup, options: options, isChild: false, into: &preview)
+                    try await previewPage(
+                        page.json,
+                        in: destination.soupName,
+                        options: options,
+                        isChild: false,
+                        into: &preview
+                    )
                     return true
                 }
             } catch is CancellationError {

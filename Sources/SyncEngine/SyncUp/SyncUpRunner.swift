@@ -83,6 +83,7 @@ struct SyncUpRunner: Sendable {
         let after = org.statistics()
         summary.requests = after.requests - before.requests
         summary.retries = after.retries - before.retries
+        summary.apiUsage = after.apiUsage
         summary.durationMilliseconds = endedAt - startedAt
         if summary.hasRecordIssues {
             events?.yield(

@@ -1,3 +1,4 @@
+import OrgClient
 import SoupStore
 
 /// The totals of one sync up run, and the records that need attention.
@@ -34,6 +35,8 @@ public struct SyncUpSummary: Sendable, Hashable {
     public var issues: [SyncUpIssue] = []
     /// The failure's message, when the run did not end `DONE`.
     public var error: String?
+    /// The org's daily API usage after the run (`Sforce-Limit-Info`), when the org sent it.
+    public var apiUsage: APIUsage?
 
     /// Creates an empty summary.
     public init(syncName: String, syncID: Int64, status: StoredSyncState.Status) {
@@ -84,6 +87,7 @@ extension SyncUpSummary {
         run.failed = failed
         run.skipped = skipped
         run.issues = issues
+        run.apiUsage = apiUsage
         return run
     }
 }

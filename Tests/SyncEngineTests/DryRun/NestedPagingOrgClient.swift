@@ -127,6 +127,14 @@ final class NestedPagingOrgClient: OrgClient {
         try await inner.retrieveCollection(objectType, ids: ids, fields: fields)
     }
 
+    func primingRecords(relayToken: String?, changedAfter: Date?) async throws -> PrimingRecordsPage {
+        try await inner.primingRecords(relayToken: relayToken, changedAfter: changedAfter)
+    }
+
+    func describeJSON(_ objectType: String) async throws -> RawJSON {
+        try await inner.describeJSON(objectType)
+    }
+
     func describeGlobal() async throws -> GlobalDescription {
         try await inner.describeGlobal()
     }

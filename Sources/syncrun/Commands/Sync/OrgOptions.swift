@@ -39,6 +39,12 @@ struct OrgOptions: ParsableArguments {
     var failAfter: Int?
 
     @Option(
+        help: ArgumentHelp(
+            "local:DIR only: a schema file (JSON or YAML) adding custom objects, fields and briefcases to the org; "
+                + "stored with it (as 'syncrun org serve --schema').", valueName: "file"))
+    var schema: String?
+
+    @Option(
         name: .customLong("seed"),
         help: ArgumentHelp(
             "local:DIR only: when DIR holds no org yet, create it from this Salesforce CLI data plan or record file "
@@ -54,10 +60,11 @@ struct OrgOptions: ParsableArguments {
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
         if let failAfter, failAfter < 0 { throw ValidationError("--fail-after must not be negative") }
         if localDirectory == nil, pageSize != nil || failRate > 0 || requestLog != nil || failAfter != nil
-            || !seedFiles.isEmpty
+            || !seedFiles.isEmpty || schema != nil
         {
             throw ValidationError(
-                "--page-size, --fail-rate, --fail-after, --request-log and --seed only apply to --org local:DIR")
+                "--page-size, --fail-rate, --fail-after, --request-log, --schema and --seed only apply to "
+                    + "--org local:DIR")
         }
     }
 
@@ -83,7 +90,8 @@ struct OrgOptions: ParsableArguments {
             let directoryURL = URL(fileURLWithPath: directory, isDirectory: true)
             let isNew = !FileManager.default.fileExists(
                 atPath: directoryURL.appendingPathComponent(OrgDatabase.fileName).path)
-            let database = try OrgDatabase(directory: directoryURL)
+            let orgSchema = try schema.map { try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: $0)) }
+            let database = try OrgDatabase(directory: directoryURL, schema: orgSchema)
             if isNew, !seedFiles.isEmpty {
                 let report: OrgSeedReport
                 do {

@@ -123,6 +123,9 @@ struct PlanReportRenderer {
         text += "\(status): \(report.steps.count) step(s)"
         let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
         text += PlanStepResult.Status.allCases.compactMap { status in counts[status].map { ", \($0) \(status.rawValue)" } }.joined()
+        if let usage = report.steps.last(where: { $0.summary?.apiUsage != nil })?.summary?.apiUsage {
+            text += "; " + APIUsageLine(usage).text
+        }
         StandardStreams.write(text + "\n")
     }
 
@@ -190,10 +193,13 @@ struct PlanSummaryLine: Encodable {
     var status: String
     var dryRun: Bool?
     var steps: [PlanStepLine]
+    /// The org's API usage after the last step that saw a `Sforce-Limit-Info` header.
+    var apiUsage: APIUsageLine?
 
     init(_ report: PlanRunReport, status: String) {
         self.status = status
         steps = report.steps.map(PlanStepLine.init)
+        apiUsage = report.steps.last { $0.summary?.apiUsage != nil }?.summary?.apiUsage.map(APIUsageLine.init)
     }
 }
 

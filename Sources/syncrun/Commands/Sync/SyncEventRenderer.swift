@@ -1,3 +1,4 @@
+import OrgClient
 import Foundation
 import SyncEngine
 
@@ -54,7 +55,8 @@ struct SyncEventRenderer: Sendable {
                 "\(status): \(totals.syncs) step(s), " + up + "\(totals.fetched) fetched, \(totals.saved) saved, "
                     + "\(totals.skippedLocallyChanged) skipped (local changes), \(totals.deletedGhosts) ghost(s) deleted, "
                     + "\(totals.pages) page(s), \(totals.requests) request(s), \(totals.retries) retr\(totals.retries == 1 ? "y" : "ies"), "
-                    + String(format: "%.2f s", Double(totals.durationMs) / 1000) + "\n")
+                    + String(format: "%.2f s", Double(totals.durationMs) / 1000)
+                    + (totals.apiUsage.map { ", " + $0.text } ?? "") + "\n")
         }
     }
 
@@ -97,6 +99,7 @@ struct SyncEventRenderer: Sendable {
                 + "\(summary.conflicts) conflict(s), \(summary.failed) failed, \(summary.skipped) skipped"
         }
         text += ", \(summary.requests) request(s), \(summary.retries) retr\(summary.retries == 1 ? "y" : "ies")"
+        if let usage = summary.apiUsage { text += ", " + APIUsageLine(usage).text }
         if let error = summary.error { text += "\n  \(error)" }
         for issue in summary.issues { text += "\n  \(issue)" }
         return text
@@ -159,6 +162,7 @@ struct SyncEventLine: Encodable {
     var failed: Int?
     var skipped: Int?
     var issues: [SyncUpIssueLine]?
+    var apiUsage: APIUsageLine?
 
     init(_ event: SyncEvent) {
         switch event {
@@ -205,6 +209,7 @@ struct SyncEventLine: Encodable {
             durationMs = summary.durationMilliseconds
             maxTimeStamp = summary.maxTimeStamp
             error = summary.error
+            apiUsage = summary.apiUsage.map(APIUsageLine.init)
             if summary.operation == .syncUp {
                 (fetched, saved, skippedLocallyChanged, deletedGhosts, pages, maxTimeStamp) = (nil, nil, nil, nil, nil, nil)
                 created = summary.created
@@ -242,6 +247,8 @@ struct SyncTotalsLine: Encodable {
     var deleted: Int
     var conflicts: Int
     var failed: Int
+    /// The org's API usage after the last step that saw a `Sforce-Limit-Info` header.
+    var apiUsage: APIUsageLine?
 
     init(_ summaries: [SyncRunSummary], status: String) {
         self.status = status
@@ -259,5 +266,22 @@ struct SyncTotalsLine: Encodable {
         deleted = summaries.reduce(0) { $0 + $1.deleted }
         conflicts = summaries.reduce(0) { $0 + $1.conflicts }
         failed = summaries.reduce(0) { $0 + $1.failed }
+        apiUsage = summaries.last { $0.apiUsage != nil }?.apiUsage.map(APIUsageLine.init)
     }
+}
+
+/// The org's daily API usage (`Sforce-Limit-Info: api-usage=USED/MAX`), as printed.
+struct APIUsageLine: Encodable {
+    var used: Int
+    var max: Int
+    var remaining: Int
+
+    init(_ usage: APIUsage) {
+        used = usage.used
+        max = usage.max
+        remaining = usage.remaining
+    }
+
+    /// `API usage 12/15000 (14988 left)`.
+    var text: String { "API usage \(used)/\(max) (\(remaining) left)" }
 }
