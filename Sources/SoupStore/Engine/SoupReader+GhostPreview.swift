@@ -80,3 +80,65 @@ extension SoupReader {
         }
     }
 }
+
+/// The children's ids nested in one page of a parent-children ids-only query; see
+/// `SoupReader.childIDs(ofParentsPage:parentIDPath:childrenKey:childIDPath:)`.
+public struct ParentChildrenIDPage: Sendable, Hashable {
+    /// The ids of the nested children, in page order.
+    public var childIDs: [String]
+    /// Nested child sets the server paged, to follow with `queryMore`.
+    public var moreChildren: [ChildrenContinuation]
+
+    /// Creates a page of ids.
+    public init(childIDs: [String], moreChildren: [ChildrenContinuation]) {
+        self.childIDs = childIDs
+        self.moreChildren = moreChildren
+    }
+}
+
+extension SoupReader {
+    /// The ids a parent-children ghost-cleaning pass takes from one page of parents with nested
+    /// children (`SoupWriter.addGhostScanChildIDs(ofParentsPage:parentIDPath:childrenKey:childIDPath:syncID:)`,
+    /// with the same SQL), without writing them anywhere. The parents' own ids are
+    /// ``recordIDs(ofPage:idPath:)``.
+    ///
+    /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
+    public func childIDs(ofParentsPage page: String, parentIDPath: String, childrenKey: String, childIDPath: String)
+        throws -> ParentChildrenIDPage
+    {
+        let sql = try ParentChildrenGhostSQL(
+            parentIDPath: parentIDPath,
+            childrenKey: childrenKey,
+            childIDPath: childIDPath
+        )
+        return ParentChildrenIDPage(
+            childIDs: try String.fetchAll(db, sql: sql.childIDs, arguments: sql.arguments(page: page)),
+            moreChildren: try sql.continuations(db, page: page)
+        )
+    }
+
+    /// Those of `ids` that a child of `childSoup` with local changes points to (on
+    /// `parentIDFieldOnChild`): the parents
+    /// `SoupWriter.finishChildGhostScan(childSoup:childIDPath:parentIDFieldOnChild:syncID:)`
+    /// marks as seen, so the pass keeps them. A soup that is not registered yet has none.
+    ///
+    /// Pass the ids in slices (a few hundred at a time).
+    ///
+    /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
+    public func parentIDsWithDirtyChildren(among ids: [String], childSoup: String, parentIDFieldOnChild: String)
+        throws -> Set<String>
+    {
+        guard !ids.isEmpty, let layout = try SoupLayout.load(db, soup: childSoup) else { return [] }
+        let dirtyParents = try ParentChildrenGhostSQL.dirtyChildParentIDs(
+            in: layout,
+            parentIDFieldOnChild: parentIDFieldOnChild
+        )
+        return Set(
+            try String.fetchAll(
+                db,
+                sql: "SELECT DISTINCT pid FROM (\(dirtyParents)) WHERE pid IN (SELECT value FROM json_each(?))",
+                arguments: [JSONText.array(ids)]
+            )
+        )
+    }
+}

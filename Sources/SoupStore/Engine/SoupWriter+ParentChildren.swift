@@ -66,6 +66,12 @@ public struct ChildrenContinuation: Sendable, Hashable {
     public var parentID: String
     /// The nested result's `nextRecordsUrl`.
     public var nextRecordsURL: String
+
+    /// Creates a continuation.
+    public init(parentID: String, nextRecordsURL: String) {
+        self.parentID = parentID
+        self.nextRecordsURL = nextRecordsURL
+    }
 }
 
 extension SoupWriter {
@@ -81,93 +87,29 @@ extension SoupWriter {
     public func upsertChildren(ofParentsPage page: String, options: ParentChildrenPageOptions) throws
         -> ParentChildrenPageResult
     {
-        for path in [options.parentIDPath, options.childIDPath, options.parentIDFieldOnChild] {
-            try SoupPath.validate(path)
-        }
         let parents = try layout(options.parentSoup)
         let children = try layout(options.childSoup)
+        let sql = try ParentChildrenPageSQL(options: options, parents: parents, children: children)
+        let table = "temp.syncrun_tree_page"
+        let source = sql.table(table, page: page)
         try db.execute(
             sql: """
                 CREATE TEMP TABLE IF NOT EXISTS syncrun_tree_page (ord INTEGER PRIMARY KEY, pid TEXT, raw TEXT, \
                 nested TEXT, ownLocal INTEGER, childLocal INTEGER);
-                DELETE FROM temp.syncrun_tree_page;
+                DELETE FROM \(table);
                 """
         )
-        defer { try? db.execute(sql: "DELETE FROM temp.syncrun_tree_page") }
-        // The nested key as the server spelled it, found case-insensitively.
-        let nestedKey = """
-            (SELECT k.key FROM json_each(p.value) k WHERE lower(k.key) = lower(?2) LIMIT 1)
-            """
+        defer { try? db.execute(sql: "DELETE FROM \(table)") }
         try db.execute(
-            sql: """
-                INSERT INTO temp.syncrun_tree_page (ord, pid, raw, nested)
-                SELECT p.key, CAST(json_extract(p.value, ?3) AS TEXT), p.value, \(nestedKey)
-                FROM json_each(?1, CASE json_type(?1) WHEN 'array' THEN '$' ELSE '$.records' END) p
-                WHERE p.type = 'object'
-                """,
-            arguments: [page, options.childrenKey, "$.\(options.parentIDPath)"]
+            sql: "INSERT INTO \(table) (ord, pid, raw, nested, ownLocal, childLocal) \(sql.trees)",
+            arguments: source.arguments
         )
-        if options.leavesChangedTrees {
-            let parentLocal = ControlFields.predicate(ControlFields.local, is: true, in: parents)
-            let childLocal = ControlFields.predicate(ControlFields.local, is: true, in: children)
-            try db.execute(
-                sql: """
-                    UPDATE temp.syncrun_tree_page SET \
-                    ownLocal = EXISTS (SELECT 1 FROM \(parents.tableName) WHERE \
-                    CAST(\(parents.expression(forPath: options.parentIDPath)) AS TEXT) = pid AND \(parentLocal)), \
-                    childLocal = EXISTS (SELECT 1 FROM \(children.tableName) WHERE \
-                    CAST(\(children.expression(forPath: options.parentIDFieldOnChild)) AS TEXT) = pid AND \(childLocal))
-                    """
-            )
-        }
-        let open = "coalesce(ownLocal, 0) = 0 AND coalesce(childLocal, 0) = 0"
-        let childPath = "$.\(options.parentIDFieldOnChild)"
-        let childrenArray =
-            try String.fetchOne(
-                db,
-                sql: """
-                    SELECT json_group_array(json(CASE WHEN coalesce(json_type(c.value, ?1), 'null') = 'null' \
-                    THEN json_set(c.value, ?1, t.pid) ELSE c.value END)) \
-                    FROM temp.syncrun_tree_page t, json_each(t.raw, '$."' || t.nested || '".records') c \
-                    WHERE t.nested IS NOT NULL AND c.type = 'object' AND \(open)
-                    """,
-                arguments: [childPath]
-            ) ?? "[]"
-        let skippedChildren =
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) FROM temp.syncrun_tree_page t, json_each(t.raw, '$."' || t.nested || '".records') c \
-                    WHERE t.nested IS NOT NULL AND c.type = 'object' AND NOT (\(open))
-                    """
-            ) ?? 0
+        let childrenArray = try ParentChildrenPageSQL.savedChildren(db, source)
+        let skippedChildren = try ParentChildrenPageSQL.skippedChildCount(db, source)
         let saved = try saveChildren(childrenArray, layout: children, options: options)
-        let continuations = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT pid, json_extract(raw, '$."' || nested || '".nextRecordsUrl') FROM temp.syncrun_tree_page \
-                WHERE nested IS NOT NULL AND json_extract(raw, '$."' || nested || '".nextRecordsUrl') IS NOT NULL \
-                AND \(open) ORDER BY ord
-                """
-        ).map { ChildrenContinuation(parentID: $0[0], nextRecordsURL: $0[1]) }
-        let parentsPage =
-            try String.fetchOne(
-                db,
-                sql: """
-                    SELECT json_object('records', json(coalesce(json_group_array(json(CASE WHEN nested IS NULL THEN raw \
-                    ELSE json_remove(raw, '$."' || nested || '"') END)), '[]'))) \
-                    FROM (SELECT * FROM temp.syncrun_tree_page WHERE coalesce(childLocal, 0) = 0 \
-                    OR coalesce(ownLocal, 0) = 1 ORDER BY ord)
-                    """
-            ) ?? #"{"records":[]}"#
-        let protected =
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) FROM temp.syncrun_tree_page \
-                    WHERE coalesce(childLocal, 0) = 1 AND coalesce(ownLocal, 0) = 0
-                    """
-            ) ?? 0
+        let continuations = try ParentChildrenPageSQL.continuations(db, source)
+        let parentsPage = try ParentChildrenPageSQL.parentsPage(db, source)
+        let protected = try ParentChildrenPageSQL.protectedParentCount(db, source)
         return ParentChildrenPageResult(
             parentsPage: parentsPage,
             protectedByChildren: protected,
@@ -186,19 +128,8 @@ extension SoupWriter {
     public func upsertChildren(_ page: String, ofParent parentID: String, options: ParentChildrenPageOptions) throws
         -> PageUpsertResult
     {
-        try SoupPath.validate(options.parentIDFieldOnChild)
         let children = try layout(options.childSoup)
-        let array =
-            try String.fetchOne(
-                db,
-                sql: """
-                    SELECT json_group_array(json(CASE WHEN coalesce(json_type(c.value, ?2), 'null') = 'null' \
-                    THEN json_set(c.value, ?2, ?3) ELSE c.value END)) \
-                    FROM json_each(?1, CASE json_type(?1) WHEN 'array' THEN '$' ELSE '$.records' END) c \
-                    WHERE c.type = 'object'
-                    """,
-                arguments: [page, "$.\(options.parentIDFieldOnChild)", parentID]
-            ) ?? "[]"
+        let array = try ParentChildrenPageSQL.savedChildren(db, page: page, ofParent: parentID, options: options)
         return try saveChildren(array, layout: children, options: options)
     }
 

@@ -9,6 +9,8 @@ import SyncConfig
 /// every id the ids-only queries return, and asks the store what the pass would do with the rest
 /// (``SoupReader/ghostPreview(in:idPath:syncID:ids:)``): deleted, or kept for another sync.
 /// Memory grows with the number of candidates (their ids only), not with the org's records.
+/// `parent_children` targets hold the candidates of both soups (see
+/// `GhostPreviewer+ParentChildren.swift`).
 struct GhostPreviewer: Sendable {
     let store: SoupStore
     let org: any OrgClient
@@ -19,11 +21,7 @@ struct GhostPreviewer: Sendable {
     func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
         let name = definition.name
         let fetcher = try DownTargetFactory.makeFetcher(for: definition)
-        if fetcher is ParentChildrenDownFetcher {
-            throw SyncEngineError.previewNotSupported(name, kind: "parent_children", operation: .cleanGhosts)
-        }
         if let soql = fetcher as? SOQLDownFetcher, !soql.canCleanGhosts { throw SyncEngineError.ghostsWithLimit(name) }
-        let idPath = fetcher.idFieldName
         // The soups that exist: a soup not registered yet holds nothing that could be a ghost.
         var soups: [PageDestination] = []
         do {
@@ -52,40 +50,10 @@ struct GhostPreviewer: Sendable {
         let before = org.statistics()
         var stopped = stop.isStopRequested
         do {
-            var candidates: [Set<String>] = []
-            for destination in soups {
-                candidates.append(
-                    try await candidateIDs(soup: destination.soupName, idPath: destination.idFieldName, syncID: syncID))
-            }
-            if !stopped {
-                try await fetcher.remoteIDs(org: org, store: store, syncID: syncID) { page in
-                    if stop.isStopRequested {
-                        stopped = true
-                        return false
-                    }
-                    let ids: [String]
-                    switch page {
-                    case .records(let json):
-                        ids = try await store.read { reader in try reader.recordIDs(ofPage: json, idPath: idPath) }
-                    case .ids(let confirmed):
-                        ids = confirmed
-                    }
-                    preview.pages += 1
-                    preview.fetched += ids.count
-                    for index in candidates.indices { candidates[index].subtract(ids) }
-                    return true
-                }
-            }
-            if !stopped {
-                for (destination, notReturned) in zip(soups, candidates) {
-                    try await classify(
-                        notReturned: notReturned.sorted(),
-                        soup: destination.soupName,
-                        idPath: destination.idFieldName,
-                        syncID: syncID,
-                        into: &preview
-                    )
-                }
+            if !stopped, let trees = fetcher as? ParentChildrenDownFetcher {
+                stopped = try await previewTrees(trees, syncID: syncID, stop: stop, into: &preview)
+            } else if !stopped {
+                stopped = try await previewRecords(fetcher, in: soups, syncID: syncID, stop: stop, into: &preview)
             }
         } catch is CancellationError {
             stopped = true
@@ -97,8 +65,55 @@ struct GhostPreviewer: Sendable {
         return preview
     }
 
+    /// Previews the ghost cleaning of a target whose records go to `soups` (the registered ones of
+    /// its destinations); returns whether a stop was requested.
+    private func previewRecords(
+        _ fetcher: any DownTargetFetcher,
+        in soups: [PageDestination],
+        syncID: Int64,
+        stop: StopSignal,
+        into preview: inout SyncPreview
+    ) async throws -> Bool {
+        let idPath = fetcher.idFieldName
+        var candidates: [Set<String>] = []
+        for destination in soups {
+            candidates.append(
+                try await candidateIDs(soup: destination.soupName, idPath: destination.idFieldName, syncID: syncID)
+            )
+        }
+        var stopped = false
+        try await fetcher.remoteIDs(org: org, store: store, syncID: syncID) { page in
+            if stop.isStopRequested {
+                stopped = true
+                return false
+            }
+            let ids: [String]
+            switch page {
+            case .records(let json):
+                ids = try await store.read { reader in try reader.recordIDs(ofPage: json, idPath: idPath) }
+            case .ids(let confirmed):
+                ids = confirmed
+            }
+            preview.pages += 1
+            preview.fetched += ids.count
+            for index in candidates.indices { candidates[index].subtract(ids) }
+            return true
+        }
+        if stopped { return true }
+        for (destination, notReturned) in zip(soups, candidates) {
+            try await classify(
+                notReturned: notReturned.sorted(),
+                soup: destination.soupName,
+                idPath: destination.idFieldName,
+                syncID: syncID,
+                into: &preview
+            )
+        }
+        return false
+    }
+
     /// The ids of the clean records sync `syncID` fetched, the pass's candidates.
-    private func candidateIDs(soup: String, idPath: String, syncID: Int64) async throws -> Set<String> {
+    func candidateIDs(soup: String, idPath: String, syncID: Int64) async throws -> Set<String> {
         var ids: Set<String> = []
         var after: String?
         while true {
@@ -113,11 +128,18 @@ struct GhostPreviewer: Sendable {
     }
 
     /// Counts and lists what the pass would do with the candidates the org no longer returns.
-    private func classify(
+    ///
+    /// - Parameters:
+    ///   - isChild: Whether they are the children of a `parent_children` target.
+    ///   - keptForChildren: The ids of a slice of candidates that the pass keeps because a child
+    ///     has local changes (`parent_children` parents); none by default.
+    func classify(
         notReturned: [String],
         soup: String,
         idPath: String,
         syncID: Int64,
+        isChild: Bool = false,
+        keptForChildren: ([String]) async throws -> Set<String> = { _ in [] },
         into preview: inout SyncPreview
     ) async throws {
         for start in stride(from: 0, to: notReturned.count, by: 500) {
@@ -125,14 +147,16 @@ struct GhostPreviewer: Sendable {
             let records = try await store.read { reader in
                 try reader.ghostPreview(in: soup, idPath: idPath, syncID: syncID, ids: slice)
             }
+            let protected = try await keptForChildren(slice)
             for record in records {
-                if record.isKeptForOtherSyncs {
-                    preview.keptForOtherSyncs += 1
-                    preview.list(.local, .skip, recordID: record.recordID, entryID: record.entryID)
+                let count: SyncPreview.Count
+                if protected.contains(record.recordID) {
+                    preview.parentsProtectedByChildren += 1
+                    count = .skippedLocallyChanged
                 } else {
-                    preview.local.deleted += 1
-                    preview.list(.local, .delete, recordID: record.recordID, entryID: record.entryID)
+                    count = record.isKeptForOtherSyncs ? .keptForOtherSyncs : .deleted(.local)
                 }
+                preview.record(count, recordID: record.recordID, entryID: record.entryID, isChild: isChild)
             }
         }
     }

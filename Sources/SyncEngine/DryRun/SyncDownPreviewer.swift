@@ -5,6 +5,8 @@ import SyncConfig
 /// Previews one sync down (sync-semantics §4, §5) with reads only: runs the queries the run would
 /// send, from the same watermark, page by page, and asks the store what `upsertPage` would do
 /// with each page (``SoupReader/previewPage(_:in:options:recordLimit:)``), keeping only counts.
+/// `parent_children` targets split each page as the run does first (see
+/// `SyncDownPreviewer+ParentChildren.swift`).
 struct SyncDownPreviewer: Sendable {
     let store: SoupStore
     let org: any OrgClient
@@ -17,9 +19,6 @@ struct SyncDownPreviewer: Sendable {
     {
         let name = definition.name
         let fetcher = try DownTargetFactory.makeFetcher(for: definition)
-        if fetcher is ParentChildrenDownFetcher {
-            throw SyncEngineError.previewNotSupported(name, kind: "parent_children", operation: .syncDown)
-        }
         // A soup the store config declares but that is not registered yet would be registered
         // empty before the run; with no soup there is no index to check.
         var allSoupsExist = true
@@ -44,22 +43,35 @@ struct SyncDownPreviewer: Sendable {
         let before = org.statistics()
         let mergeMode = definition.options.storeMergeMode
         var stopped = stop.isStopRequested
-        if !stopped {
+        if !stopped, let trees = fetcher as? ParentChildrenDownFetcher {
+            do {
+                stopped = try await previewTrees(trees, since: baseline, syncID: state?.id, stop: stop, into: &preview)
+            } catch is CancellationError {
+                stopped = true
+            } catch {
+                throw SyncEngineError.wrapping(error, syncName: name)
+            }
+        } else if !stopped {
             do {
                 try await fetcher.fetch(since: baseline, org: org, store: store) { page in
                     if stop.isStopRequested {
                         stopped = true
                         return false
                     }
-                    let limit = preview.remainingItems
                     let destination = fetcher.destination(of: page)
                     let options = PageUpsertOptions(
-                        externalIDPath: destination.idFieldName, mergeMode: mergeMode, modificationDateField: nil)
-                    let result = try await store.read { reader in
-                        try reader.previewPage(
-                            page.json, in: destination.soupName, options: options, recordLimit: limit)
-                    }
-                    Self.add(result, to: &preview)
+                        externalIDPath: destination.idFieldName,
+                        mergeMode: mergeMode,
+                        modificationDateField: nil
+                    )
+                    preview.pages += 1
+                    try await previewPage(
+                        page.json,
+                        in: destination.soupName,
+                        options: options,
+                        isChild: false,
+                        into: &preview
+                    )
                     return true
                 }
             } catch is CancellationError {
@@ -81,13 +93,28 @@ struct SyncDownPreviewer: Sendable {
         }
     }
 
-    private static func add(_ result: PagePreviewResult, to preview: inout SyncPreview) {
-        preview.pages += 1
+    /// Counts and lists what `upsertPage` (or the save of a page of children) would do with one
+    /// page of records (a query response or a JSON array) written into `soup`.
+    func previewPage(
+        _ page: String,
+        in soup: String,
+        options: PageUpsertOptions,
+        isChild: Bool,
+        into preview: inout SyncPreview
+    ) async throws {
+        let limit = preview.remainingItems
+        let result = try await store.read { reader in
+            try reader.previewPage(page, in: soup, options: options, recordLimit: limit)
+        }
+        Self.add(result, isChild: isChild, to: &preview)
+    }
+
+    private static func add(_ result: PagePreviewResult, isChild: Bool, to preview: inout SyncPreview) {
         // As the run counts them: a record repeated within one page counts once.
-        preview.fetched += result.inserted + result.updated + result.skipped
-        preview.local.created += result.inserted
-        preview.local.updated += result.updated
-        preview.skippedLocallyChanged += result.skipped
+        preview.add(result.inserted + result.updated + result.skipped, .fetched, isChild: isChild)
+        preview.add(result.inserted, .created(.local), isChild: isChild)
+        preview.add(result.updated, .updated(.local), isChild: isChild)
+        preview.add(result.skipped, .skippedLocallyChanged, isChild: isChild)
         for record in result.records {
             let action: SyncPreview.Action =
                 switch record.action {
@@ -95,7 +122,7 @@ struct SyncDownPreviewer: Sendable {
                 case .update: .update
                 case .skip: .skip
                 }
-            preview.list(.local, action, recordID: record.recordID, entryID: record.entryID)
+            preview.list(.local, action, recordID: record.recordID, entryID: record.entryID, isChild: isChild)
         }
         if result.inserted + result.updated + result.skipped > result.records.count {
             preview.itemsTruncated = true

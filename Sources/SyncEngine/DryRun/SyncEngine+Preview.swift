@@ -10,7 +10,10 @@ extension SyncEngine {
     /// transactions: a sync that never ran is previewed as a first run without creating its
     /// state, no lock is taken, and a soup that is not registered yet is taken as empty. Records
     /// are counted page by page, never held; ghost cleaning holds the ids of this sync's
-    /// candidates (see ``SyncPreview``).
+    /// candidates (see ``SyncPreview``). `parent_children` targets are previewed with the run's
+    /// own walk of the queries and nested child pages (sync down, ghost cleaning) or selection of
+    /// trees (sync up); their counts cover parents and children (``SyncPreview/children`` is the
+    /// children's share).
     ///
     /// ```swift
     /// let preview = try await engine.preview(definition, operation: .syncUp)
@@ -28,9 +31,7 @@ extension SyncEngine {
     /// - Returns: The counts and the first ``SyncPreview/itemLimit`` affected records.
     /// - Throws: `SyncEngineError`, with the sync's name: the errors the run would start with
     ///   (`.wrongType`, `.notSupported`, `.invalidTarget`, `.definitionChanged`,
-    ///   `.alreadyRunning`, `.ghostCleaningRefused`), `.notSupported` for a parent_children sync
-    ///   down or ghost cleaning (their runs write children while reading), `.stopped`, `.server`
-    ///   and `.store`.
+    ///   `.alreadyRunning`, `.ghostCleaningRefused`), `.stopped`, `.server` and `.store`.
     public func preview(
         _ definition: SyncDefinition,
         operation: SyncOperation,

@@ -13,6 +13,12 @@
 /// - Clean ghosts: the clean records this sync fetched that the ids-only queries no longer
 ///   return and no other sync still claims are `local.deleted`; the others ``keptForOtherSyncs``.
 ///
+/// For `parent_children` targets the counts cover both soups, parents and children, and
+/// ``children`` holds the children's share of them. The run's summary of a sync down or a ghost
+/// cleaning counts the parents only, and leaves out ``parentsProtectedByChildren``: its counts are
+/// these minus ``children`` (and, for `fetched` and `skippedLocallyChanged`, minus
+/// ``parentsProtectedByChildren``). A sync up's summary counts both, as the preview does.
+///
 /// ```swift
 /// let preview = try await engine.preview(definition, operation: .syncDown)
 /// print(preview.local.created, preview.local.updated, preview.skippedLocallyChanged)
@@ -77,14 +83,43 @@ public struct SyncPreview: Sendable, Hashable {
         public var recordID: String?
         /// Its `_soupEntryId`, when it is stored.
         public var entryID: Int64?
+        /// Whether it is a child of a `parent_children` target (its entry id is in the children's
+        /// soup); `false` for parents and for the records of other targets.
+        public var isChild: Bool
 
         /// Creates an item.
-        public init(side: Side, action: Action, recordID: String?, entryID: Int64?) {
+        public init(side: Side, action: Action, recordID: String?, entryID: Int64?, isChild: Bool = false) {
             self.side = side
             self.action = action
             self.recordID = recordID
             self.entryID = entryID
+            self.isChild = isChild
         }
+    }
+
+    /// The children's share of the counts of a `parent_children` preview (each is part of the
+    /// count of the same name on ``SyncPreview``); all zero for other targets.
+    public struct ChildCounts: Sendable, Hashable {
+        /// Children created, updated or deleted in the children's soup.
+        public var local = Changes()
+        /// Sync up: children created, updated or deleted on the org.
+        public var org = Changes()
+        /// Sync down: children left as they are because their tree (the parent or any stored child)
+        /// or the child itself has local changes (`LEAVE_IF_CHANGED`).
+        public var skippedLocallyChanged = 0
+        /// Sync up: children the conflict check would leave alone.
+        public var conflicts = 0
+        /// Sync up: children refused before sending.
+        public var failed = 0
+        /// Sync up: children of a tree left alone because another record of it conflicts.
+        public var skipped = 0
+        /// Clean ghosts: children kept because another sync fetched them.
+        public var keptForOtherSyncs = 0
+        /// Children the queries returned (sync down), or child ids (clean ghosts).
+        public var fetched = 0
+
+        /// Creates counts; all zero by default.
+        public init() {}
     }
 
     /// The sync's name.
@@ -100,18 +135,30 @@ public struct SyncPreview: Sendable, Hashable {
     /// Changes to the org.
     public var org = Changes()
     /// Sync down: server records a `LEAVE_IF_CHANGED` run would skip because their stored copy
-    /// has local changes.
+    /// has local changes (`parent_children`: every record of a tree whose parent or any stored
+    /// child has local changes). Clean ghosts (`parent_children`): parents no longer returned that
+    /// are kept because a child has local changes.
     public var skippedLocallyChanged = 0
     /// Sync up: records the conflict check would leave alone.
     public var conflicts = 0
-    /// Sync up: records the run would refuse before sending (no server id, no `attributes.type`).
+    /// Sync up: records the run would refuse before sending (no server id, no `attributes.type`, a
+    /// `parent_children` child whose parent is not in the parent soup).
     public var failed = 0
-    /// Sync up: dirty records without an operation flag that the single-record target leaves dirty.
+    /// Sync up: dirty records without an operation flag that the single-record target leaves dirty,
+    /// and the records of a `parent_children` tree left alone because another of its records
+    /// conflicts.
     public var skipped = 0
     /// Clean ghosts: records no longer returned that are kept because another sync fetched them.
     public var keptForOtherSyncs = 0
-    /// Records the queries returned: server records (sync down, counted as the run counts them),
-    /// or ids (clean ghosts).
+    /// `parent_children`: parents left alone only because one of their stored children has local
+    /// changes (sync down under `LEAVE_IF_CHANGED` skips the tree; ghost cleaning keeps the parent).
+    /// Counted in ``skippedLocallyChanged``.
+    public var parentsProtectedByChildren = 0
+    /// `parent_children`: the children's share of the counts.
+    public var children = ChildCounts()
+    /// Records the queries returned: server records (sync down, counted as the run counts them:
+    /// a record repeated within a page once), or ids (clean ghosts); parents and children for
+    /// `parent_children` targets.
     public var fetched = 0
     /// Sync up: dirty records scanned.
     public var selected = 0
@@ -144,14 +191,84 @@ public struct SyncPreview: Sendable, Hashable {
 extension SyncPreview {
     /// Lists an affected record while fewer than ``itemLimit`` are listed; notes the truncation
     /// otherwise. Counting is the caller's.
-    mutating func list(_ side: Side, _ action: Action, recordID: String?, entryID: Int64?) {
+    mutating func list(_ side: Side, _ action: Action, recordID: String?, entryID: Int64?, isChild: Bool = false) {
         guard items.count < Self.itemLimit else {
             itemsTruncated = true
             return
         }
-        items.append(Item(side: side, action: action, recordID: recordID, entryID: entryID))
+        items.append(Item(side: side, action: action, recordID: recordID, entryID: entryID, isChild: isChild))
     }
 
     /// How many more items can be listed.
     var remainingItems: Int { Self.itemLimit - items.count }
+
+    /// A count of the preview, for ``add(_:_:isChild:)``.
+    enum Count {
+        case created(Side)
+        case updated(Side)
+        case deleted(Side)
+        case skippedLocallyChanged
+        case conflicts
+        case failed
+        case skipped
+        case keptForOtherSyncs
+        case fetched
+
+        /// Where a record counted here is listed, and as what.
+        var item: (side: Side, action: Action)? {
+            switch self {
+            case .created(let side): (side, .create)
+            case .updated(let side): (side, .update)
+            case .deleted(let side): (side, .delete)
+            case .skippedLocallyChanged, .keptForOtherSyncs: (.local, .skip)
+            case .conflicts: (.org, .conflict)
+            case .failed: (.org, .fail)
+            case .skipped: (.org, .skip)
+            case .fetched: nil
+            }
+        }
+    }
+
+    /// Adds `number` to `count`, and to the same count of ``children`` when the records are children.
+    mutating func add(_ number: Int, _ count: Count, isChild: Bool) {
+        switch count {
+        case .created(let side), .updated(let side), .deleted(let side):
+            let change: WritableKeyPath<Changes, Int> =
+                switch count {
+                case .created: \.created
+                case .updated: \.updated
+                default: \.deleted
+                }
+            let total: WritableKeyPath<SyncPreview, Changes> = side == .local ? \.local : \.org
+            self[keyPath: total][keyPath: change] += number
+            let share: WritableKeyPath<ChildCounts, Changes> = side == .local ? \.local : \.org
+            if isChild { children[keyPath: share][keyPath: change] += number }
+        case .skippedLocallyChanged:
+            skippedLocallyChanged += number
+            if isChild { children.skippedLocallyChanged += number }
+        case .conflicts:
+            conflicts += number
+            if isChild { children.conflicts += number }
+        case .failed:
+            failed += number
+            if isChild { children.failed += number }
+        case .skipped:
+            skipped += number
+            if isChild { children.skipped += number }
+        case .keptForOtherSyncs:
+            keptForOtherSyncs += number
+            if isChild { children.keptForOtherSyncs += number }
+        case .fetched:
+            fetched += number
+            if isChild { children.fetched += number }
+        }
+    }
+
+    /// Counts one record under `count` and lists it.
+    mutating func record(_ count: Count, recordID: String?, entryID: Int64?, isChild: Bool) {
+        add(1, count, isChild: isChild)
+        if let (side, action) = count.item {
+            list(side, action, recordID: recordID, entryID: entryID, isChild: isChild)
+        }
+    }
 }

@@ -9,7 +9,8 @@ import SyncConfig
 /// before sending.
 ///
 /// What the org would answer to the sends themselves (refusals, or an update whose record was
-/// deleted meanwhile under `OVERWRITE`) cannot be known without sending them.
+/// deleted meanwhile under `OVERWRITE`) cannot be known without sending them. `parent_children`
+/// targets are previewed tree by tree (see `SyncUpPreviewer+ParentChildren.swift`).
 struct SyncUpPreviewer: Sendable {
     let store: SoupStore
     let org: any OrgClient
@@ -19,14 +20,11 @@ struct SyncUpPreviewer: Sendable {
     static let pageSize = 2000
 
     /// - Throws: `SyncEngineError`: the errors a run of `definition` would start with
-    ///   (`.wrongType`, `.notSupported` for custom targets, and for parent_children (not previewed yet), `.invalidTarget`,
-    ///   `.definitionChanged`, `.alreadyRunning`), `.stopped`, `.server`, `.store`.
+    ///   (`.wrongType`, `.notSupported` for custom targets, `.invalidTarget`, `.definitionChanged`,
+    ///   `.alreadyRunning`), `.stopped`, `.server`, `.store`.
     func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
         let name = definition.name
         let (target, plan) = try SyncUpTargetCheck.plan(for: definition)
-        if target.kind == .parentChildren {
-            throw SyncEngineError.previewNotSupported(name, kind: "parent_children", operation: .syncUp)
-        }
         let soup = definition.soupName
         let hasSoup: Bool
         do {
@@ -41,42 +39,21 @@ struct SyncUpPreviewer: Sendable {
             operation: .syncUp,
             targetKind: definition.targetKindName
         )
-        // No soup yet: it would be registered empty, with nothing dirty.
-        guard hasSoup else { return preview }
-
         let before = org.statistics()
-        let checker = SyncUpConflictChecker(org: org, modificationDateFieldName: plan.modificationDateFieldName)
-        var after: Int64 = 0
         do {
-            while true {
-                if stop.isStopRequested || Task.isCancelled { throw SyncEngineError.stopped(name) }
-                let last = after
-                let entries = try await store.read { reader in
-                    try reader.dirtyEntries(in: soup, afterEntryID: last, limit: Self.pageSize)
-                }
-                guard let lastEntry = entries.last else { break }
-                after = lastEntry.entryID
-                let records = try entries.map {
-                    try SyncUpRecord(
-                        entry: $0,
-                        idFieldName: target.idFieldName,
-                        modificationDateFieldName: target.modificationDateFieldName,
-                        dirtyWithoutOperationIsUpdate: target.kind != .single
-                    )
-                }
-                let versions = plan.isOverwrite ? [:] : try await checker.serverVersions(of: records)
-                preview.pages += 1
-                preview.selected += records.count
-                for record in records {
-                    Self.decide(
-                        record,
-                        kind: target.kind,
-                        plan: plan,
-                        server: versions[record.entryID],
-                        into: &preview
-                    )
-                }
-                if entries.count < Self.pageSize { break }
+            if target.kind == .parentChildren, let info = target.parentChildren {
+                let trees = ParentChildrenSyncUpPlan(info: info, target: target, parent: plan)
+                try await previewTrees(trees, syncName: name, stop: stop, into: &preview)
+            } else if hasSoup {
+                // No soup yet: it would be registered empty, with nothing dirty.
+                try await previewRecords(
+                    in: soup,
+                    target: target,
+                    plan: plan,
+                    syncName: name,
+                    stop: stop,
+                    into: &preview
+                )
             }
         } catch is CancellationError {
             throw SyncEngineError.stopped(name)
@@ -85,6 +62,49 @@ struct SyncUpPreviewer: Sendable {
         }
         preview.requests = org.statistics().requests - before.requests
         return preview
+    }
+
+    /// Previews the sync up of a target with one soup, a page of dirty records at a time.
+    private func previewRecords(
+        in soup: String,
+        target: SyncUpTarget,
+        plan: SyncUpRequestPlan,
+        syncName: String,
+        stop: StopSignal,
+        into preview: inout SyncPreview
+    ) async throws {
+        let checker = SyncUpConflictChecker(org: org, modificationDateFieldName: plan.modificationDateFieldName)
+        var after: Int64 = 0
+        while true {
+            if stop.isStopRequested || Task.isCancelled { throw SyncEngineError.stopped(syncName) }
+            let last = after
+            let entries = try await store.read { reader in
+                try reader.dirtyEntries(in: soup, afterEntryID: last, limit: Self.pageSize)
+            }
+            guard let lastEntry = entries.last else { break }
+            after = lastEntry.entryID
+            let records = try entries.map {
+                try SyncUpRecord(
+                    entry: $0,
+                    idFieldName: target.idFieldName,
+                    modificationDateFieldName: target.modificationDateFieldName,
+                    dirtyWithoutOperationIsUpdate: target.kind != .single
+                )
+            }
+            let versions = plan.isOverwrite ? [:] : try await checker.serverVersions(of: records)
+            preview.pages += 1
+            preview.selected += records.count
+            for record in records {
+                Self.decide(
+                    record,
+                    kind: target.kind,
+                    plan: plan,
+                    server: versions[record.entryID],
+                    into: &preview
+                )
+            }
+            if entries.count < Self.pageSize { break }
+        }
     }
 
     /// Counts and lists `record` as the run would decide it before sending.

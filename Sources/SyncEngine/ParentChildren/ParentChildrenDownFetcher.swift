@@ -24,8 +24,10 @@ import SyncConfig
 /// with all their children, then the unchanged parents whose children changed, with those
 /// children. Nested child sets the server pages (`done: false` and a `nextRecordsUrl` in the nested
 /// result, which Salesforce may do for large child sets) are followed with `queryMore`, their
-/// children saved under their parent; the local org returns every child inline, so that path is
-/// not exercised by its tests.
+/// children saved under their parent (not for a protected tree, whose children are not saved);
+/// the local org returns every child inline, so the tests page them with a wrapping client
+/// (`NestedPagingOrgClient` in the dry-run tests). ``walk(since:org:children:moreChildren:body:)``
+/// and ``walkIDs(org:childIDs:moreChildIDs:body:)`` are shared with the dry run.
 ///
 /// The tree-protection check reads the children soup on `parentIdFieldName`: index that path in
 /// the children soup, or the check scans the soup for every parent.
@@ -51,7 +53,8 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
         queries = try ParentChildrenQueries(syncName: syncName, target: target)
     }
 
-    private func pageOptions(syncID: Int64) -> ParentChildrenPageOptions {
+    /// How the children of sync `syncID` are split out of the pages and saved.
+    func pageOptions(syncID: Int64) -> ParentChildrenPageOptions {
         ParentChildrenPageOptions(
             parentSoup: target.parent.soupName,
             parentIDPath: target.parent.idFieldName,
@@ -80,65 +83,63 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
         body: (DownPage) async throws -> Bool
     ) async throws {
         let options = pageOptions(syncID: try await syncID(in: store))
-        let changed = try await fetchTrees(
-            queries.changedParents(since: maxTimeStamp),
-            countedBefore: 0,
-            options: options,
+        try await walk(
+            since: maxTimeStamp,
             org: org,
-            store: store,
-            body: body
-        )
-        guard let changed, maxTimeStamp > 0 else { return }
-        _ = try await fetchTrees(
-            queries.parentsOfChangedChildren(since: maxTimeStamp),
-            countedBefore: changed,
-            options: options,
-            org: org,
-            store: store,
-            body: body
-        )
-    }
-
-    /// Runs one query page by page; returns its `totalSize`, or `nil` when `body` asked to stop.
-    private func fetchTrees(
-        _ query: SOQLQuery,
-        countedBefore: Int,
-        options: ParentChildrenPageOptions,
-        org: any OrgClient,
-        store: SoupStore,
-        body: (DownPage) async throws -> Bool
-    ) async throws -> Int? {
-        var page = try await org.queryFirstPage(query.text, options: QueryOptions())
-        let totalSize = countedBefore + page.totalSize
-        while true {
-            let parents = try await saveChildren(of: page.body.text, options: options, org: org, store: store)
-            guard try await body(DownPage(json: parents, totalSize: totalSize)) else { return nil }
-            guard let next = page.nextRecordsURL else { return page.totalSize }
-            page = try await org.queryMore(next, options: QueryOptions())
-        }
-    }
-
-    /// Writes the children of one page of parents (following paged nested child sets) and
-    /// returns the parents to save.
-    private func saveChildren(
-        of page: String,
-        options: ParentChildrenPageOptions,
-        org: any OrgClient,
-        store: SoupStore
-    ) async throws -> String {
-        let result = try await store.write { writer in try writer.upsertChildren(ofParentsPage: page, options: options)
-        }
-        for more in result.moreChildren {
-            var next: String? = more.nextRecordsURL
-            while let url = next {
-                let children = try await org.queryMore(url, options: QueryOptions())
-                _ = try await store.write { writer in
-                    try writer.upsertChildren(children.body.text, ofParent: more.parentID, options: options)
+            children: { page in
+                let result = try await store.write { writer in
+                    try writer.upsertChildren(ofParentsPage: page, options: options)
                 }
-                next = children.nextRecordsURL
+                return (result.parentsPage, result.moreChildren)
+            },
+            moreChildren: { page, parentID in
+                _ = try await store.write { writer in
+                    try writer.upsertChildren(page, ofParent: parentID, options: options)
+                }
+            },
+            body: body
+        )
+    }
+
+    /// Walks the run's queries (the changed parents, then on a resync the parents of changed
+    /// children) page by page, and each page's paged nested child sets with `queryMore`; shared by
+    /// the run and the dry run, which differ only in what they do with the children.
+    ///
+    /// - Parameters:
+    ///   - children: Handles the children of one page of parents (the query response); returns the
+    ///     parents to hand to `body` and the nested child sets to follow.
+    ///   - moreChildren: Handles one `queryMore` page of a nested child set, with its parent's id.
+    ///   - body: Called with each page of parents once its children are handled; returns `false`
+    ///     to stop.
+    func walk(
+        since maxTimeStamp: Int64,
+        org: any OrgClient,
+        children: (String) async throws -> (parentsPage: String, moreChildren: [ChildrenContinuation]),
+        moreChildren: (_ page: String, _ parentID: String) async throws -> Void,
+        body: (DownPage) async throws -> Bool
+    ) async throws {
+        var countedBefore = 0
+        for query in [queries.changedParents(since: maxTimeStamp)]
+            + (maxTimeStamp > 0 ? [queries.parentsOfChangedChildren(since: maxTimeStamp)] : [])
+        {
+            var page = try await org.queryFirstPage(query.text, options: QueryOptions())
+            let totalSize = countedBefore + page.totalSize
+            countedBefore = totalSize
+            while true {
+                let split = try await children(page.body.text)
+                for more in split.moreChildren {
+                    var next: String? = more.nextRecordsURL
+                    while let url = next {
+                        let childrenPage = try await org.queryMore(url, options: QueryOptions())
+                        try await moreChildren(childrenPage.body.text, more.parentID)
+                        next = childrenPage.nextRecordsURL
+                    }
+                }
+                guard try await body(DownPage(json: split.parentsPage, totalSize: totalSize)) else { return }
+                guard let next = page.nextRecordsURL else { break }
+                page = try await org.queryMore(next, options: QueryOptions())
             }
         }
-        return result.parentsPage
     }
 
     func remoteIDs(
@@ -148,32 +149,27 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         let options = pageOptions(syncID: syncID)
-        var page = try await org.queryFirstPage(queries.ids.text, options: QueryOptions())
-        while true {
-            let text = page.body.text
-            let more = try await store.write { writer in
-                try writer.addGhostScanChildIDs(
-                    ofParentsPage: text,
-                    parentIDPath: options.parentIDPath,
-                    childrenKey: options.childrenKey,
-                    childIDPath: options.childIDPath,
-                    syncID: syncID
-                )
-            }
-            for continuation in more {
-                var next: String? = continuation.nextRecordsURL
-                while let url = next {
-                    let children = try await org.queryMore(url, options: QueryOptions())
-                    try await store.write { writer in
-                        try writer.addGhostScanIDs(of: children.body.text, idPath: options.childIDPath, syncID: syncID)
-                    }
-                    next = children.nextRecordsURL
+        let completed = try await walkIDs(
+            org: org,
+            childIDs: { page in
+                try await store.write { writer in
+                    try writer.addGhostScanChildIDs(
+                        ofParentsPage: page,
+                        parentIDPath: options.parentIDPath,
+                        childrenKey: options.childrenKey,
+                        childIDPath: options.childIDPath,
+                        syncID: syncID
+                    )
                 }
-            }
-            guard try await body(.records(text)) else { return }
-            guard let next = page.nextRecordsURL else { break }
-            page = try await org.queryMore(next, options: QueryOptions())
-        }
+            },
+            moreChildIDs: { page in
+                try await store.write { writer in
+                    try writer.addGhostScanIDs(of: page, idPath: options.childIDPath, syncID: syncID)
+                }
+            },
+            body: { page in try await body(.records(page)) }
+        )
+        guard completed else { return }
         // Children first: it also marks the parents of children with local changes as seen, so
         // the runner's pass over the parents keeps them.
         _ = try await store.write { writer in
@@ -183,6 +179,38 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
                 parentIDFieldOnChild: options.parentIDFieldOnChild,
                 syncID: syncID
             )
+        }
+    }
+
+    /// Walks the ids-only query page by page, and each page's paged nested child sets with
+    /// `queryMore`; shared by ghost cleaning and its dry run.
+    ///
+    /// - Parameters:
+    ///   - childIDs: Handles the child ids nested in one page (the query response); returns the
+    ///     nested child sets to follow.
+    ///   - moreChildIDs: Handles one `queryMore` page of a nested child set.
+    ///   - body: Called with each page once its children are handled; returns `false` to stop.
+    /// - Returns: `false` when `body` stopped the walk.
+    func walkIDs(
+        org: any OrgClient,
+        childIDs: (String) async throws -> [ChildrenContinuation],
+        moreChildIDs: (String) async throws -> Void,
+        body: (String) async throws -> Bool
+    ) async throws -> Bool {
+        var page = try await org.queryFirstPage(queries.ids.text, options: QueryOptions())
+        while true {
+            let text = page.body.text
+            for continuation in try await childIDs(text) {
+                var next: String? = continuation.nextRecordsURL
+                while let url = next {
+                    let children = try await org.queryMore(url, options: QueryOptions())
+                    try await moreChildIDs(children.body.text)
+                    next = children.nextRecordsURL
+                }
+            }
+            guard try await body(text) else { return false }
+            guard let next = page.nextRecordsURL else { return true }
+            page = try await org.queryMore(next, options: QueryOptions())
         }
     }
 

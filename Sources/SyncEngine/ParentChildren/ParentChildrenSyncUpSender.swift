@@ -29,9 +29,28 @@ struct ParentChildrenSyncUpSender: Sendable {
         var childrenNotFound: Set<Int64> = []
     }
 
-    private enum Item {
+    /// A record of the tree, in the order of the calls.
+    enum Item: Sendable {
         case parent(SyncUpRecord)
         case child(SyncUpRecord)
+
+        var record: SyncUpRecord {
+            switch self {
+            case .parent(let record), .child(let record): record
+            }
+        }
+
+        var isChild: Bool {
+            if case .child = self { true } else { false }
+        }
+    }
+
+    /// One subrequest of a composite call, with the record and request it carries.
+    struct Planned: Sendable {
+        var item: Item
+        var request: SyncUpRequestPlan.Request
+        var reference: String
+        var subrequest: CompositeSubrequest
     }
 
     /// Sends `tree`; `sendsParent` is false when the conflict check already decided the parent.
@@ -39,6 +58,77 @@ struct ParentChildrenSyncUpSender: Sendable {
     /// - Throws: `OrgClientError` when a composite call fails as a whole (the run fails).
     func send(_ tree: ParentChildrenTree, sendsParent: Bool) async throws -> Result {
         var result = Result()
+        let items = items(of: tree, sendsParent: sendsParent, result: &result)
+        // A parent to create has a `local_` id (no server id), unless it was adopted after a lost
+        // create (its server id is then stored and it is not sent again).
+        var parentServerID = tree.parent.serverID
+        for chunk in Self.calls(of: items) {
+            let planned = call(chunk, of: tree, parentServerID: parentServerID, result: &result)
+            guard !planned.isEmpty else { continue }
+            let responses = try await org.composite(planned.map(\.subrequest), allOrNone: false)
+            let byReference = Dictionary(responses.map { ($0.referenceID, $0) }) { first, _ in first }
+            for sent in planned {
+                let response = byReference[sent.reference]
+                switch sent.item {
+                case .parent(let record):
+                    switch BatchSyncUpSender.outcome(of: response, request: sent.request, record: record) {
+                    case .decided(let outcome):
+                        result.parent = outcome
+                        if case .created(let id) = outcome { parentServerID = id }
+                    case .notFound:
+                        result.parentNotFound = true
+                        result.parent = Self.deletedOnServer(record)
+                    }
+                case .child(let record):
+                    if let response, !response.isSuccess, response.statusCode != 404, !tree.isParentDeleted,
+                        isParentMissing(response.errors)
+                    {
+                        result.parentNotFound = true
+                        result.children[record.entryID] = .failed(response.errors)
+                        continue
+                    }
+                    switch BatchSyncUpSender.outcome(of: response, request: sent.request, record: record) {
+                    case .decided(let outcome):
+                        result.children[record.entryID] = outcome
+                    case .notFound:
+                        result.childrenNotFound.insert(record.entryID)
+                        result.children[record.entryID] = Self.deletedOnServer(record)
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The subrequests `send` would send for `tree` if every one succeeded, in order, and the
+    /// outcomes it decides without sending (records removed locally, records refused before
+    /// sending); what the dry run counts. A parent created in one call gives the children of later
+    /// calls its id, as the server's answer would.
+    func plannedRequests(_ tree: ParentChildrenTree, sendsParent: Bool) -> (requests: [Planned], result: Result) {
+        var result = Result()
+        let items = items(of: tree, sendsParent: sendsParent, result: &result)
+        var parentServerID = tree.parent.serverID
+        var requests: [Planned] = []
+        for chunk in Self.calls(of: items) {
+            let planned = call(chunk, of: tree, parentServerID: parentServerID, result: &result)
+            requests += planned
+            let createsParent = planned.contains { sent in
+                guard case .parent = sent.item else { return false }
+                switch sent.request {
+                case .create, .upsert: return true
+                default: return false
+                }
+            }
+            // Stands for the id the server would return; it is never sent.
+            if parentServerID == nil, createsParent { parentServerID = Self.parentReference(tree.parent) }
+        }
+        return (requests, result)
+    }
+
+    /// The records of `tree` in the order of the calls: the parent (create, upsert or update), the
+    /// children, the parent last when it is deleted. Records removed locally get their outcome in
+    /// `result` instead.
+    private func items(of tree: ParentChildrenTree, sendsParent: Bool, result: inout Result) -> [Item] {
         var items: [Item] = []
         let parent = tree.parent
         if sendsParent {
@@ -56,88 +146,59 @@ struct ParentChildrenSyncUpSender: Sendable {
             }
         }
         if sendsParent, parent.action == .delete { items.append(.parent(parent)) }
+        return items
+    }
 
-        // A parent to create has a `local_` id (no server id), unless it was adopted after a lost
-        // create (its server id is then stored and it is not sent again).
-        var parentServerID = parent.serverID
-        var start = 0
-        while start < items.count {
-            let chunk = items[start..<min(start + Self.callSize, items.count)]
-            start += chunk.count
-            let parentInChunk = chunk.contains { if case .parent(let p) = $0, p.action == .create { true } else { false } }
-            var sent: [(item: Item, request: SyncUpRequestPlan.Request, reference: String)] = []
-            var subrequests: [CompositeSubrequest] = []
-            for item in chunk {
-                switch item {
-                case .parent(let record):
-                    let request = plan.parent.request(for: record)
-                    let reference = Self.parentReference(record)
-                    if let subrequest = BatchSyncUpSender.subrequest(
-                        for: request, record: record, plan: plan.parent, referenceID: reference)
-                    {
-                        sent.append((item, request, reference))
-                        subrequests.append(subrequest)
-                    } else {
-                        result.parent = .failed([Self.error(for: request)])
-                    }
-                case .child(let record):
-                    let parentID: String?
-                    if tree.isParentDeleted {
-                        parentID = nil
-                    } else if parentInChunk {
-                        parentID = "@{\(Self.parentReference(parent)).id}"
-                    } else if let parentServerID {
-                        parentID = parentServerID
-                    } else {
-                        result.children[record.entryID] = .failed([Self.parentNotCreated])
-                        continue
-                    }
-                    let request = childRequest(record, parentID: parentID, isParentDeleted: tree.isParentDeleted)
-                    let reference = "child\(record.entryID)"
-                    if let subrequest = BatchSyncUpSender.subrequest(
-                        for: request, record: record, plan: plan.children, referenceID: reference)
-                    {
-                        sent.append((item, request, reference))
-                        subrequests.append(subrequest)
-                    } else {
-                        result.children[record.entryID] = .failed([Self.error(for: request)])
-                    }
+    /// `items` cut into composite calls of at most ``callSize`` subrequests.
+    private static func calls(of items: [Item]) -> [ArraySlice<Item>] {
+        stride(from: 0, to: items.count, by: callSize).map { items[$0..<min($0 + callSize, items.count)] }
+    }
+
+    /// The subrequests of one call; records that cannot be sent get their outcome in `result`.
+    private func call(
+        _ chunk: ArraySlice<Item>,
+        of tree: ParentChildrenTree,
+        parentServerID: String?,
+        result: inout Result
+    ) -> [Planned] {
+        let parent = tree.parent
+        let parentInChunk = chunk.contains { if case .parent(let p) = $0, p.action == .create { true } else { false } }
+        var planned: [Planned] = []
+        for item in chunk {
+            let request: SyncUpRequestPlan.Request
+            switch item {
+            case .parent(let record):
+                request = plan.parent.request(for: record)
+            case .child(let record):
+                let parentID: String?
+                if tree.isParentDeleted {
+                    parentID = nil
+                } else if parentInChunk {
+                    parentID = "@{\(Self.parentReference(parent)).id}"
+                } else if let parentServerID {
+                    parentID = parentServerID
+                } else {
+                    result.children[record.entryID] = .failed([Self.parentNotCreated])
+                    continue
                 }
+                request = childRequest(record, parentID: parentID, isParentDeleted: tree.isParentDeleted)
             }
-            guard !subrequests.isEmpty else { continue }
-            let responses = try await org.composite(subrequests, allOrNone: false)
-            let byReference = Dictionary(responses.map { ($0.referenceID, $0) }) { first, _ in first }
-            for (item, request, reference) in sent {
-                let response = byReference[reference]
-                switch item {
-                case .parent(let record):
-                    switch BatchSyncUpSender.outcome(of: response, request: request, record: record) {
-                    case .decided(let outcome):
-                        result.parent = outcome
-                        if case .created(let id) = outcome { parentServerID = id }
-                    case .notFound:
-                        result.parentNotFound = true
-                        result.parent = Self.deletedOnServer(record)
-                    }
-                case .child(let record):
-                    if let response, !response.isSuccess, response.statusCode != 404, !tree.isParentDeleted,
-                        isParentMissing(response.errors)
-                    {
-                        result.parentNotFound = true
-                        result.children[record.entryID] = .failed(response.errors)
-                        continue
-                    }
-                    switch BatchSyncUpSender.outcome(of: response, request: request, record: record) {
-                    case .decided(let outcome):
-                        result.children[record.entryID] = outcome
-                    case .notFound:
-                        result.childrenNotFound.insert(record.entryID)
-                        result.children[record.entryID] = Self.deletedOnServer(record)
-                    }
-                }
+            let record = item.record
+            let reference = item.isChild ? "child\(record.entryID)" : Self.parentReference(record)
+            if let subrequest = BatchSyncUpSender.subrequest(
+                for: request,
+                record: record,
+                plan: item.isChild ? plan.children : plan.parent,
+                referenceID: reference
+            ) {
+                planned.append(Planned(item: item, request: request, reference: reference, subrequest: subrequest))
+            } else if item.isChild {
+                result.children[record.entryID] = .failed([Self.error(for: request)])
+            } else {
+                result.parent = .failed([Self.error(for: request)])
             }
         }
-        return result
+        return planned
     }
 
     /// The request for a child: its own create / upsert / update / delete, with the parent id
@@ -185,6 +246,8 @@ struct ParentChildrenSyncUpSender: Sendable {
 
     /// The outcome of an update of a record that no longer exists, until the re-run decides.
     static func deletedOnServer(_ record: SyncUpRecord) -> SyncUpOutcome {
-        .conflict(SyncUpConflict(reason: .deletedOnServer, serverModified: nil, localModified: record.localModificationDate))
+        .conflict(
+            SyncUpConflict(reason: .deletedOnServer, serverModified: nil, localModified: record.localModificationDate)
+        )
     }
 }

@@ -51,7 +51,7 @@ struct ParentChildrenTreeLoader: Sendable {
         if plan.isMasterDetail, parent.action == .delete || parent.action == .removeLocally {
             return ParentChildrenTree(parent: parent, children: [])
         }
-        guard let parentID = parent.storedID, !parentID.isEmpty else {
+        guard let parentID = parent.storedID, !parentID.isEmpty, try reader.hasSoup(plan.childrenInfo.soupName) else {
             return ParentChildrenTree(parent: parent, children: [])
         }
         let entries = try reader.entries(

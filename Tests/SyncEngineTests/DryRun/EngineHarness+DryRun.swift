@@ -5,7 +5,7 @@ import SyncEngine
 import Testing
 
 /// What a dry run must leave unchanged: the store file's bytes (main file and WAL) and the org's
-/// Account rows (deleted ones included), plus where the request log stood.
+/// Account and Contact rows (deleted ones included), plus where the request log stood.
 struct DryRunBaseline {
     let storeBytes: [Data]
     let orgRows: Data
@@ -13,11 +13,11 @@ struct DryRunBaseline {
 }
 
 extension EngineHarness {
-    /// Records the store file's bytes, the org's Account rows and the request log's length.
+    /// Records the store file's bytes, the org's Account and Contact rows and the request log's length.
     func dryRunBaseline() throws -> DryRunBaseline {
         DryRunBaseline(
             storeBytes: try storeBytes(),
-            orgRows: try orgAccountRows(),
+            orgRows: try orgRows(),
             loggedRequests: try requestLog().count
         )
     }
@@ -30,7 +30,7 @@ extension EngineHarness {
         throws -> [RequestLogEntry]
     {
         #expect(try storeBytes() == baseline.storeBytes, "the store file changed", sourceLocation: sourceLocation)
-        #expect(try orgAccountRows() == baseline.orgRows, "the org's records changed", sourceLocation: sourceLocation)
+        #expect(try orgRows() == baseline.orgRows, "the org's records changed", sourceLocation: sourceLocation)
         let requests = Array(try requestLog().dropFirst(baseline.loggedRequests))
         for request in requests where !(request.method == "GET" || Self.isCollectionRetrieve(request)) {
             Issue.record("a dry run sent \(request.method) \(request.path)", sourceLocation: sourceLocation)
@@ -50,12 +50,18 @@ extension EngineHarness {
         }
     }
 
-    private func orgAccountRows() throws -> Data {
-        try database.query(
+    private func orgRows() throws -> Data {
+        let accounts = try database.query(
             "SELECT Id, Name, Industry, AccountNumber, IsDeleted, LastModifiedDate, SystemModstamp FROM Account ORDER BY Id",
             includeDeleted: true,
             apiVersion: "62.0"
         ).recordsJSON
+        let contacts = try database.query(
+            "SELECT Id, LastName, AccountId, IsDeleted, LastModifiedDate, SystemModstamp FROM Contact ORDER BY Id",
+            includeDeleted: true,
+            apiVersion: "62.0"
+        ).recordsJSON
+        return accounts + contacts
     }
 
     /// Whether the store has `syncs_soup` or a soup named `soup`.

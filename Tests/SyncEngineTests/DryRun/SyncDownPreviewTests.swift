@@ -161,19 +161,20 @@ struct SyncDownPreviewTests {
         }
     }
 
-    @Test func targetsTheRunRefusesOrCannotPreviewAreErrors() async throws {
+    @Test func targetsTheRunRefusesAreErrors() async throws {
         try await EngineHarness.with { harness in
             let engine = harness.engine()
+            // The children's soup is not registered: the run refuses the target, so does the preview.
             let tree = Definitions.accountsWithContacts("tree")
             let error = try await #require(throws: SyncEngineError.self) {
                 try await engine.preview(tree, operation: .syncDown)
             }
-            #expect(error.code == .notSupported)
-            #expect(
-                error.message
-                    == "sync 'tree': a dry run of the 'parent_children' sync down is not supported yet by syncrun, "
-                    + "because it writes the children while it reads; run it without --dry-run"
-            )
+            let runError = try await #require(throws: SyncEngineError.self) {
+                try await engine.syncDown(tree)
+            }
+            #expect(error.code == .invalidTarget)
+            #expect(error.message == runError.message)
+            #expect(error.message.contains("children soup 'contacts' does not exist"))
 
             let up = UpDefinitions.accounts()
             let wrong = try await #require(throws: SyncEngineError.self) {

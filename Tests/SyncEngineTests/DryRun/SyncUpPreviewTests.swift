@@ -129,17 +129,4 @@ struct SyncUpPreviewTests {
             )
         }
     }
-
-    @Test func parentChildrenSyncUpIsNotPreviewedYetAndSaysSo() async throws {
-        try await EngineHarness.withSyncUp { harness in
-            let definition = UpDefinitions.trees()
-            let engine = harness.engine()
-            let previewError = try await #require(throws: SyncEngineError.self) {
-                try await engine.preview(definition, operation: .syncUp)
-            }
-            #expect(previewError.code == .notSupported)
-            #expect(previewError.message.contains("a dry run of the 'parent_children' sync up is not supported yet"))
-            #expect(previewError.message.contains("run it without --dry-run"))
-        }
-    }
 }
