@@ -70,6 +70,16 @@ struct SoupLayout: Sendable, Equatable {
         }
     }
 
+    /// `path`'s value as text, for comparing with an id: the column itself when `path` has a
+    /// `string` or `full_text` index (a TEXT column, so SQLite answers `= ?` from its index), else
+    /// `CAST(expression AS TEXT)` (a scan).
+    func textExpression(forPath path: String) -> String {
+        if let index = index(forPath: path), index.type == .string || index.type == .fullText {
+            return index.columnName
+        }
+        return "CAST(\(expression(forPath: path)) AS TEXT)"
+    }
+
     /// Reads the layout of `soup`, or `nil` when no such soup is registered.
     static func load(_ db: Database, soup: String) throws -> SoupLayout? {
         guard let tableID = try Int64.fetchOne(

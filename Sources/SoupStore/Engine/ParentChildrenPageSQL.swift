@@ -62,7 +62,7 @@ struct ParentChildrenPageSQL {
         let isLocal = ControlFields.predicate(ControlFields.local, is: true, in: layout)
         return """
             EXISTS (SELECT 1 FROM \(layout.tableName) WHERE \
-            CAST(\(layout.expression(forPath: path)) AS TEXT) = pid AND \(isLocal))
+            \(layout.textExpression(forPath: path)) = pid AND \(isLocal))
             """
     }
 
