@@ -132,13 +132,13 @@ struct PlanReportRenderer {
     /// The dry run's table: what each step would create / update / delete on the org and in the
     /// store, then the first affected records of each step.
     private func renderPreview(_ report: PlanRunReport, status: String) {
+        func triple(_ changes: SyncPreview.Changes) -> String { "\(changes.created)/\(changes.updated)/\(changes.deleted)" }
         var rows = [["step", "status", "org c/u/d", "store c/u/d", "conflicts", "skipped", "fetched", "requests"]]
         for step in report.steps {
             guard let preview = step.preview else {
                 rows.append([step.step.id, step.status.rawValue, "-", "-", "-", "-", "-", "-"])
                 continue
             }
-            func triple(_ changes: SyncPreview.Changes) -> String { "\(changes.created)/\(changes.updated)/\(changes.deleted)" }
             rows.append([
                 step.step.id, step.status.rawValue, triple(preview.org), triple(preview.local), String(preview.conflicts),
                 String(preview.skippedLocallyChanged + preview.skipped + preview.keptForOtherSyncs),
@@ -149,11 +149,19 @@ struct PlanReportRenderer {
         text += Self.table(rows)
         for step in report.steps {
             if let message = step.message, step.status != .done { text += "\(step.step.id): \(message)\n" }
+            if let preview = step.preview, preview.targetKind == "parent_children" {
+                let children = preview.children
+                text += "\(step.step.id): of which children: org \(triple(children.org)), store \(triple(children.local))"
+                    + ", \(children.conflicts) conflict(s), \(children.fetched) fetched"
+                    + (preview.parentsProtectedByChildren > 0
+                        ? "; \(preview.parentsProtectedByChildren) parent(s) left for a changed child" : "") + "\n"
+            }
             guard let preview = step.preview, !preview.items.isEmpty else { continue }
             text += "\(step.step.id):\n"
             for item in preview.items.prefix(10) {
                 text += "  \(item.side == .org ? "org  " : "store") \(item.action.rawValue) "
-                    + "\(item.recordID ?? "(no id)")" + (item.entryID.map { " (entry \($0))" } ?? "") + "\n"
+                    + "\(item.recordID ?? "(no id)")" + (item.entryID.map { " (entry \($0))" } ?? "")
+                    + (item.isChild ? " child" : "") + "\n"
             }
             let more = preview.items.count > 10 || preview.itemsTruncated
             if more { text += "  … (--format json lists up to \(SyncPreview.itemLimit))\n" }
@@ -258,6 +266,32 @@ struct PreviewLine: Encodable {
         var action: String
         var recordId: String?
         var entryId: Int64?
+        /// `true` for a record of a parent_children target's children soup (entry ids are per soup).
+        var child: Bool?
+    }
+
+    /// A parent_children step's children's share of the counts (each is part of the step's count
+    /// of the same name).
+    struct Children: Encodable {
+        var org: Changes
+        var local: Changes
+        var conflicts: Int
+        var skippedLocallyChanged: Int
+        var skipped: Int
+        var keptForOtherSyncs: Int
+        var failed: Int
+        var fetched: Int
+
+        init(_ counts: SyncPreview.ChildCounts) {
+            org = Changes(created: counts.org.created, updated: counts.org.updated, deleted: counts.org.deleted)
+            local = Changes(created: counts.local.created, updated: counts.local.updated, deleted: counts.local.deleted)
+            conflicts = counts.conflicts
+            skippedLocallyChanged = counts.skippedLocallyChanged
+            skipped = counts.skipped
+            keptForOtherSyncs = counts.keptForOtherSyncs
+            failed = counts.failed
+            fetched = counts.fetched
+        }
     }
 
     var org: Changes
@@ -274,6 +308,11 @@ struct PreviewLine: Encodable {
     var incremental: Bool
     var items: [Item]
     var itemsTruncated: Bool
+    /// parent_children only: the children's share of the counts above.
+    var children: Children?
+    /// parent_children sync down: parents left alone only because one of their stored children has
+    /// local changes.
+    var parentsProtectedByChildren: Int?
 
     init(_ preview: SyncPreview) {
         org = Changes(created: preview.org.created, updated: preview.org.updated, deleted: preview.org.deleted)
@@ -289,8 +328,14 @@ struct PreviewLine: Encodable {
         requests = preview.requests
         incremental = preview.isIncremental
         items = preview.items.map {
-            Item(side: $0.side.rawValue, action: $0.action.rawValue, recordId: $0.recordID, entryId: $0.entryID)
+            Item(
+                side: $0.side.rawValue, action: $0.action.rawValue, recordId: $0.recordID, entryId: $0.entryID,
+                child: $0.isChild ? true : nil)
         }
         itemsTruncated = preview.itemsTruncated
+        if preview.targetKind == "parent_children" {
+            children = Children(preview.children)
+            parentsProtectedByChildren = preview.parentsProtectedByChildren
+        }
     }
 }
