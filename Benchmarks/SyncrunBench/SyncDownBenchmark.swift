@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import LocalOrg
 import NIOCore
+import SoupStore
 
 /// `syncrun-bench floor`: the floor of a sync down. Fetches every page from a query server (the
 /// page server) and inserts it with ONE SQLite statement per page, one transaction per page,
@@ -12,6 +13,13 @@ import NIOCore
 /// ```sh
 /// syncrun-bench floor --url http://127.0.0.1:PORT --token T --store /tmp/floor.sqlite
 /// ```
+///
+/// With `--soup-shape` the pages go, by the same one statement per page, into the table layout a
+/// sync down must write: a SmartStore soup registered by `SoupStore` with the benchmark's index
+/// specs (`Id`, `__local__`, `__sync_id__`, `LastModifiedDate`, `Name`: one column and one SQL
+/// index each, plus the `created` and `lastModified` indexes), and each record's id in
+/// `syncrun_record_syncs`. That is the structural floor: what SQLite alone costs to store the
+/// pages where syncrun must put them, with no per-record work outside SQLite.
 ///
 /// Prints one JSON line: records, pages, bytes, wall seconds, CPU seconds, peak RSS (KiB).
 struct FloorBenchmark: AsyncParsableCommand {
@@ -23,16 +31,27 @@ struct FloorBenchmark: AsyncParsableCommand {
     @Option(help: "The server's base URL, http://127.0.0.1:PORT.") var url: String
     @Option(help: "The Bearer token.") var token = "page-server-token"
     @Option(help: "The SQLite file to create (replaced if it exists).") var store: String
+    @Flag(help: "Insert into a SmartStore soup with the benchmark's indexes and the record-syncs table.")
+    var soupShape = false
     @Option(help: "The query sent as q=.")
     var soql =
         "SELECT Id, Name, Industry, Phone, Website, BillingCity, BillingCountry, NumberOfEmployees, AnnualRevenue, LastModifiedDate FROM Account"
 
     func run() async throws {
-        try? FileManager.default.removeItem(atPath: store)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+        let insert: String
+        if soupShape {
+            insert = try Self.prepareSoup(at: store)
+        } else {
+            insert = """
+                INSERT INTO t(id, lmd, doc) SELECT json_extract(value, '$.Id'), \
+                json_extract(value, '$.LastModifiedDate'), value FROM json_each(?, '$.records')
+                """
+        }
         let queue = try DatabaseQueue(path: store)
         try await queue.write { db in
             try db.execute(sql: "PRAGMA journal_mode=WAL")
-            try db.execute(sql: "CREATE TABLE t(id TEXT, lmd TEXT, doc TEXT)")
+            if !soupShape { try db.execute(sql: "CREATE TABLE t(id TEXT, lmd TEXT, doc TEXT)") }
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -55,13 +74,17 @@ struct FloorBenchmark: AsyncParsableCommand {
             bytes += body.readableBytes
             path = Self.nextRecordsURL(in: text)
             records += try await queue.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO t(id, lmd, doc) SELECT json_extract(value, '$.Id'), \
-                        json_extract(value, '$.LastModifiedDate'), value FROM json_each(?, '$.records')
-                        """,
-                    arguments: [text])
-                return db.changesCount
+                try db.execute(sql: insert, arguments: [text])
+                let saved = db.changesCount
+                if soupShape {
+                    try db.execute(
+                        sql: """
+                            INSERT OR IGNORE INTO syncrun_record_syncs (soup_name, record_id, sync_id) \
+                            SELECT 'accounts', json_extract(value, '$.Id'), 1 FROM json_each(?, '$.records')
+                            """,
+                        arguments: [text])
+                }
+                return saved
             }
         }
         let wall = clock.now - start
@@ -70,6 +93,46 @@ struct FloorBenchmark: AsyncParsableCommand {
         print(
             "{\"records\": \(records), \"pages\": \(pages), \"bytes\": \(bytes), \"wall\": \(seconds), "
                 + "\"cpu\": \(cpu), \"maxrss_kb\": \(ResourceUsage.peakRSSKiB())}")
+    }
+
+    /// Registers soup `accounts` (the sync-down benchmark's index specs) through `SoupStore` and
+    /// the record-syncs table; returns the one-statement-per-page insert into that layout.
+    static func prepareSoup(at path: String) throws -> String {
+        let store = try SoupStore(path: path)
+        let spec = SoupSpec(
+            name: "accounts",
+            indexes: [
+                IndexSpec(path: "Id", type: .string), IndexSpec(path: "__local__", type: .string),
+                IndexSpec(path: "__sync_id__", type: .integer), IndexSpec(path: "LastModifiedDate", type: .string),
+                IndexSpec(path: "Name", type: .string),
+            ])
+        try store.write { writer in _ = try writer.registerSoup(spec) }
+        let queue = try DatabaseQueue(path: path)
+        return try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS syncrun_record_syncs (soup_name TEXT NOT NULL, record_id TEXT NOT NULL, \
+                    sync_id INTEGER NOT NULL, PRIMARY KEY (soup_name, record_id, sync_id)) WITHOUT ROWID;
+                    CREATE INDEX IF NOT EXISTS syncrun_record_syncs_by_sync ON syncrun_record_syncs (sync_id, soup_name);
+                    """)
+            let table = try String.fetchOne(
+                db, sql: "SELECT 'TABLE_' || id FROM soup_attrs WHERE soupName = 'accounts'") ?? "TABLE_1"
+            var names = ["soup", "created", "lastModified"]
+            var values = ["value", "1767225600000", "1767225600000"]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT path, columnName FROM soup_index_map WHERE soupName = 'accounts'")
+            {
+                let path: String = row["path"]
+                names.append(row["columnName"])
+                switch path {
+                case "__local__": values.append("'false'")
+                case "__sync_id__": values.append("1")
+                default: values.append("json_extract(value, '$.\(path)')")
+                }
+            }
+            return "INSERT INTO \(table) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) "
+                + "FROM json_each(?, '$.records')"
+        }
     }
 
     /// The `nextRecordsUrl` of a page, read from its head (the page server writes it before the records).

@@ -135,10 +135,10 @@ class Bench:
         return Server([self.bench, "page-server", "--records", str(records), "--page-size",
                        str(self.args.page_size), "--port", "0"])
 
-    def floor(self, server):
-        store = os.path.join(self.work, "floor.sqlite")
-        run = measure([self.bench, "floor", "--url", server.url, "--token", server.token, "--store", store],
-                      self.work)
+    def floor(self, server, soup_shape=False):
+        store = os.path.join(self.work, "floor-soup.sqlite" if soup_shape else "floor.sqlite")
+        command = [self.bench, "floor", "--url", server.url, "--token", server.token, "--store", store]
+        run = measure(command + (["--soup-shape"] if soup_shape else []), self.work)
         self.check(run, "floor")
         return run, run.last_json().get("records")
 
@@ -206,12 +206,18 @@ class Bench:
         try:
             self.log(f"page server at {server.url}: {server.info.get('bytes', 0) / 1e6:.1f} MB in "
                      f"{server.info.get('pages')} pages")
-            floor = python = mine = None
+            floor = soup_floor = python = mine = None
             try:
                 floor, n = self.floor(server)
                 self.add("floor: SQLite json_each, 1 stmt/page (page server)", n, floor)
             except Exception as error:  # noqa: BLE001 - reported as a row
                 self.unavailable("floor: SQLite json_each, 1 stmt/page (page server)", error, records)
+            soup_floor_name = "structural floor: same, into the soup's layout (page server)"
+            try:
+                soup_floor, n = self.floor(server, soup_shape=True)
+                self.add(soup_floor_name, n, soup_floor)
+            except Exception as error:  # noqa: BLE001
+                self.unavailable(soup_floor_name, error, records)
             try:
                 mine, summary = self.syncrun_sync(server.url, server.token, os.path.join(self.work, "ps.db"))
                 self.details.append(("syncrun on page server", summary))
@@ -233,8 +239,13 @@ class Bench:
                 if python:
                     parts.append(f"speed-up vs python {python.wall / mine.wall:.2f}x")
                     ok = ok and python.wall / mine.wall >= 2
+                if soup_floor:
+                    parts.append(f"{mine.wall / soup_floor.wall:.2f}x structural floor")
                 mine_row.ratio = ", ".join(parts)
                 mine_row.verdict = ("PASS" if ok else "MISS") if floor and python else "incomplete"
+            soup_row = next((r for r in self.rows if soup_floor is not None and r.run is soup_floor), None)
+            if soup_row is not None and floor:
+                soup_row.ratio = f"{soup_floor.wall / floor.wall:.2f}x floor (CPU {soup_floor.cpu / floor.cpu:.1f}x)"
             python_row = next((r for r in self.rows if python is not None and r.run is python), None)
             if python_row is not None and floor:
                 python_row.ratio = f"{python.wall / floor.wall:.2f}x floor (CPU {python.cpu / floor.cpu:.1f}x)"
