@@ -125,6 +125,57 @@ struct DirectPageUpsertTests {
         #expect(try Self.dump(direct.store) == Self.dump(sql.store))
     }
 
+    @Test func updatesAssignOnlyTheIndexColumnsWhoseValueChanges() throws {
+        let direct = try TemporaryStore(soups: [Self.soup])
+        let sql = try TemporaryStore(soups: [Self.soup])
+        defer {
+            direct.remove()
+            sql.remove()
+        }
+        #expect(try Self.apply(Self.page((0..<6).map { Self.record($0) }), direct: direct.store, sql: sql.store))
+        // `UPDATE OF column` triggers fire only when a statement assigns the column: they log, per
+        // entry, the index columns each update wrote (and so rewrote in its SQL index).
+        let columns = try direct.store.read { reader in
+            try Row.fetchAll(reader.db, sql: "SELECT path, columnName FROM soup_index_map WHERE soupName = 'mixed' AND columnType != 'json1'")
+                .map { (path: $0["path"] as String, column: $0["columnName"] as String) }
+        }
+        try direct.store.write { writer in
+            try writer.db.execute(sql: "CREATE TABLE assigned (id INTEGER, path TEXT)")
+            for (path, column) in columns {
+                try writer.db.execute(
+                    sql: """
+                        CREATE TRIGGER assigned_\(column) AFTER UPDATE OF \(column) ON TABLE_1 \
+                        BEGIN INSERT INTO assigned VALUES (new.id, '\(path)'); END
+                        """)
+            }
+        }
+        // Entry 1: same values; entry 2: renamed; entry 3: Count changes type (integer to text);
+        // entry 4: a new modification date and no Flag (was false, now absent).
+        let second = [
+            Self.record(0),
+            Self.record(1, name: "Renamed"),
+            Self.record(2).replacingOccurrences(of: #""Count":-1"#, with: #""Count":"minus one""#),
+            Self.record(3).replacingOccurrences(of: #""Flag":true,"#, with: "")
+                .replacingOccurrences(of: "00:03:00.000", with: "00:59:59.000"),
+        ]
+        #expect(try Self.apply(Self.page(second), direct: direct.store, sql: sql.store, syncID: 4))
+        let assigned = try direct.store.read { reader in
+            try Row.fetchAll(reader.db, sql: "SELECT id, path FROM assigned ORDER BY id, path")
+                .map { "\($0["id"] as Int64):\($0["path"] as String)" }
+        }
+        // Ratio, and AnnualRevenue of odd records, are decimal tokens: SQLite converts the text for
+        // their REAL columns, so they are always assigned (never compared with a Swift parse).
+        // Entry 1's other columns, and every unchanged column of the others, are left alone.
+        #expect(
+            assigned == [
+                "1:Ratio", "2:AnnualRevenue", "2:Name", "2:Ratio", "3:Count", "3:Ratio", "4:AnnualRevenue", "4:Flag",
+                "4:LastModifiedDate", "4:Ratio",
+            ], "\(assigned)")
+        // Whatever was skipped, both paths leave the same rows, columns and types.
+        try direct.store.write { writer in try writer.db.execute(sql: "DROP TABLE assigned") }
+        #expect(try Self.dump(direct.store) == Self.dump(sql.store))
+    }
+
     @Test func declinesWhatOnlySQLiteConvertsExactly() throws {
         let direct = try TemporaryStore(soups: [Self.soup])
         let sql = try TemporaryStore(soups: [Self.soup])

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension DirectPageUpsert {
     /// One page's work: classify every record (returning `nil` at the first one this path does
@@ -22,6 +23,9 @@ extension DirectPageUpsert {
         /// Per record: the stored entry with its key, and whether that entry has local changes.
         private var existing: [Int64?] = []
         private var isLocal: [Bool] = []
+        /// Per record with a stored entry: bit `i` set when index column `i` already holds the
+        /// value the record would write (the update leaves that column, and its SQL index, alone).
+        private var unchanged: [UInt64] = []
 
         init(upsert: DirectPageUpsert, plan: Plan, layout: SoupLayout, scan: PageScan, base: UnsafePointer<UInt8>, now: Int64) {
             self.upsert = upsert
@@ -147,15 +151,19 @@ extension DirectPageUpsert {
         /// Finds the stored entry of every kept record; `false` when a key matches several entries.
         private mutating func lookUp(_ db: Database) throws -> Bool {
             let isLocalSQL = ControlFields.predicate(ControlFields.local, is: true, in: layout, table: "t")
+            // The stored index columns come along (from the one matching row when there is one),
+            // so the update can leave the columns whose value does not change.
+            let storedColumns = plan.columns.map { ", t.\($0.index.columnName)" }.joined()
             let probe = try RawStatement(
                 db,
                 sql: """
-                    SELECT min(t.id), count(t.id), coalesce(max(CASE WHEN \(isLocalSQL) THEN 1 ELSE 0 END), 0) \
-                    FROM \(layout.tableName) AS t WHERE t.\(plan.keyColumn) = ?1
+                    SELECT min(t.id), count(t.id), coalesce(max(CASE WHEN \(isLocalSQL) THEN 1 ELSE 0 END), 0)\
+                    \(storedColumns) FROM \(layout.tableName) AS t WHERE t.\(plan.keyColumn) = ?1
                     """)
             let count = keys.count
             existing = Array(repeating: nil, count: count)
             isLocal = Array(repeating: false, count: count)
+            unchanged = Array(repeating: 0, count: count)
             for record in 0..<count where isLast[record] {
                 let key = keys[record]
                 if plan.keyIsInteger {
@@ -168,8 +176,15 @@ extension DirectPageUpsert {
                 let matches = probe.int64(column: 1)
                 if matches > 1 { return false }
                 if matches == 1 {
-                    existing[record] = probe.int64(column: 0)
+                    let id = probe.int64(column: 0)
+                    existing[record] = id
                     isLocal[record] = probe.int64(column: 2) != 0
+                    var mask: UInt64 = 0
+                    for column in plan.columns.indices.prefix(64)
+                    where stored(probe, column: Int32(column + 3), holds: cell(record, column: column, id: id)) {
+                        mask |= 1 << UInt64(column)
+                    }
+                    unchanged[record] = mask
                 }
             }
             return true
@@ -216,12 +231,23 @@ extension DirectPageUpsert {
             var entryIDs: [Int64] = []
             var document = DocumentBuilder(syncID: upsert.syncID, now: now)
             if result.updated > 0 {
-                let assignments = columnNames.enumerated().map { ", \($1) = ?\($0 + 4)" }.joined()
-                let update = try RawStatement(
-                    db, sql: "UPDATE \(layout.tableName) SET soup = ?2, lastModified = ?3\(assignments) WHERE id = ?1")
+                // One statement per set of columns that change: an UPDATE assigning a column
+                // rewrites its index entry even when the value is the same.
+                var updates: [UInt64: (statement: RawStatement, columns: [Int])] = [:]
                 for record in 0..<count where kept[record] {
                     guard let id = existing[record] else { continue }
-                    try save(record, id: id, with: update, document: &document)
+                    let mask = unchanged[record]
+                    if updates[mask] == nil {
+                        let columns = plan.columns.indices.filter { $0 >= 64 || mask & (1 << UInt64($0)) == 0 }
+                        let assignments = columns.enumerated().map { ", \(columnNames[$1]) = ?\($0 + 4)" }.joined()
+                        let statement = try RawStatement(
+                            db,
+                            sql: "UPDATE \(layout.tableName) SET soup = ?2, lastModified = ?3\(assignments) WHERE id = ?1")
+                        updates[mask] = (statement, columns)
+                    }
+                    if let update = updates[mask] {
+                        try save(record, id: id, with: update.statement, columns: update.columns, document: &document)
+                    }
                     entryIDs.append(id)
                 }
             }
@@ -231,8 +257,9 @@ extension DirectPageUpsert {
                     .joined(separator: ", ")
                 let insert = try RawStatement(db, sql: "INSERT INTO \(layout.tableName) (\(names)) VALUES (\(values))")
                 var next = firstNew
+                let allColumns = Array(plan.columns.indices)
                 for record in 0..<count where kept[record] && existing[record] == nil {
-                    try save(record, id: next, with: insert, document: &document)
+                    try save(record, id: next, with: insert, columns: allColumns, document: &document)
                     entryIDs.append(next)
                     next += 1
                 }
@@ -248,31 +275,50 @@ extension DirectPageUpsert {
             return result
         }
 
-        /// Binds and runs `statement` for one record stored as entry `id`.
-        private func save(_ record: Int, id: Int64, with statement: RawStatement, document: inout DocumentBuilder)
-            throws
-        {
+        /// The value index column `column` gets for `record` stored as entry `id`.
+        private func cell(_ record: Int, column: Int, id: Int64) -> Cell {
+            let index = plan.columns[column].index
+            switch plan.columns[column].source {
+            case .member: return memberCells[record * memberColumns + column]
+            case .absent: return .null
+            case .clearedFlag: return index.type == .string || index.type == .fullText ? .literal("false") : .null
+            case .syncID: return upsert.syncID.map { Self.number($0, as: index.type) } ?? .null
+            case .entryID: return Self.number(id, as: index.type)
+            case .lastModified: return Self.number(now, as: index.type)
+            }
+        }
+
+        /// Whether result column `column` of `probe` holds exactly what binding `cell` would store.
+        /// Any difference of type counts as a change (a text bound to a REAL column, for one), so
+        /// the answer is `true` only when writing the cell would leave the column as it is.
+        private func stored(_ probe: RawStatement, column: Int32, holds cell: Cell) -> Bool {
+            switch cell {
+            case .null:
+                return probe.isNull(column: column)
+            case .slice(let start, let end):
+                return probe.textEquals(column: column, base + Int(start), count: Int(end - start))
+            case .literal(let text):
+                return probe.textEquals(column: column, text.utf8Start, count: text.utf8CodeUnitCount)
+            case .string(let text):
+                var copy = text
+                return copy.withUTF8 { probe.textEquals(column: column, $0.baseAddress ?? base, count: $0.count) }
+            case .integer(let value):
+                return probe.type(column: column) == SQLITE_INTEGER && probe.int64(column: column) == value
+            case .real(let value):
+                return probe.type(column: column) == SQLITE_FLOAT && probe.double(column: column) == value
+            }
+        }
+
+        /// Binds and runs `statement` for one record stored as entry `id`: the entry id, the
+        /// document, the stamp, and index columns `columns` as parameters 4, 5, ….
+        private func save(
+            _ record: Int, id: Int64, with statement: RawStatement, columns: [Int], document: inout DocumentBuilder
+        ) throws {
             let span = scan.records[record]
             statement.bind(1, integer: id)
             statement.bind(3, integer: now)
-            let cells = record * memberColumns
-            for (column, (index, source)) in plan.columns.enumerated() {
-                let parameter = Int32(column + 4)
-                switch source {
-                case .member:
-                    bind(memberCells[cells + column], to: parameter, of: statement)
-                case .absent:
-                    statement.bindNull(parameter)
-                case .clearedFlag:
-                    bind(index.type == .string || index.type == .fullText ? .literal("false") : .null,
-                        to: parameter, of: statement)
-                case .syncID:
-                    bind(upsert.syncID.map { Self.number($0, as: index.type) } ?? .null, to: parameter, of: statement)
-                case .entryID:
-                    bind(Self.number(id, as: index.type), to: parameter, of: statement)
-                case .lastModified:
-                    bind(Self.number(now, as: index.type), to: parameter, of: statement)
-                }
+            for (position, column) in columns.enumerated() {
+                bind(cell(record, column: column, id: id), to: Int32(position + 4), of: statement)
             }
             try document.build(
                 record: UnsafeBufferPointer(start: base + span.start, count: span.end - span.start),

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import Foundation
 
 /// A prepared statement driven through SQLite's C API, for loops that run it once per record:
 /// values are bound straight from byte buffers (no `String`, no `DatabaseValue` per value).
@@ -74,6 +75,19 @@ struct RawStatement {
     func int64(column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     func isNull(column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// The storage class of a result column (`SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`…).
+    func type(column: Int32) -> Int32 { sqlite3_column_type(handle, column) }
+
+    func double(column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    /// Whether a TEXT result column holds exactly `count` bytes equal to `pointer`'s.
+    func textEquals(column: Int32, _ pointer: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return false }
+        guard let text = sqlite3_column_text(handle, column) else { return count == 0 }
+        let length = Int(sqlite3_column_bytes(handle, column))
+        return length == count && memcmp(text, pointer, count) == 0
+    }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
