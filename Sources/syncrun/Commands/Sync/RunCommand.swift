@@ -259,6 +259,12 @@ struct PreviewLine: Encodable {
         var created: Int
         var updated: Int
         var deleted: Int
+
+        init(_ changes: SyncPreview.Changes) {
+            created = changes.created
+            updated = changes.updated
+            deleted = changes.deleted
+        }
     }
 
     struct Item: Encodable {
@@ -283,8 +289,8 @@ struct PreviewLine: Encodable {
         var fetched: Int
 
         init(_ counts: SyncPreview.ChildCounts) {
-            org = Changes(created: counts.org.created, updated: counts.org.updated, deleted: counts.org.deleted)
-            local = Changes(created: counts.local.created, updated: counts.local.updated, deleted: counts.local.deleted)
+            org = Changes(counts.org)
+            local = Changes(counts.local)
             conflicts = counts.conflicts
             skippedLocallyChanged = counts.skippedLocallyChanged
             skipped = counts.skipped
@@ -315,8 +321,8 @@ struct PreviewLine: Encodable {
     var parentsProtectedByChildren: Int?
 
     init(_ preview: SyncPreview) {
-        org = Changes(created: preview.org.created, updated: preview.org.updated, deleted: preview.org.deleted)
-        local = Changes(created: preview.local.created, updated: preview.local.updated, deleted: preview.local.deleted)
+        org = Changes(preview.org)
+        local = Changes(preview.local)
         conflicts = preview.conflicts
         skippedLocallyChanged = preview.skippedLocallyChanged
         skipped = preview.skipped
