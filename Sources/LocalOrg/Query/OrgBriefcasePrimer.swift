@@ -8,7 +8,8 @@ import GRDB
 /// most `pageSize` ids per response. The relay token says where the next response starts: the
 /// rule, the last id served of it, and the `changedAfterTimestamp` filter of the first request
 /// (the API takes either a relay token or a timestamp, never both, so the token carries the filter
-/// on). Paging by id keeps the token small and stateless: it survives a restart.
+/// on), and `stats.recordCountTotal`, counted once on the first page. Paging by id keeps the token
+/// small and stateless: it survives a restart.
 ///
 /// A rule whose filter the org cannot run (an unknown field, a malformed condition) is reported in
 /// `ruleErrors` and its records are left out, as Salesforce does; the other rules are served.
@@ -27,6 +28,8 @@ struct OrgBriefcasePrimer {
         var afterID: String?
         /// `changedAfterTimestamp` in ms, or `nil`.
         var changedAfter: Int64?
+        /// The records every rule selects (with the filter), counted on the first page.
+        var total: Int?
     }
 
     /// One response body.
@@ -35,7 +38,7 @@ struct OrgBriefcasePrimer {
             throw OrgError.invalidParameter(
                 "Include either relayToken or changedAfterTimestamp in the request, not both")
         }
-        var position = Position(rule: 0, afterID: nil, changedAfter: nil)
+        var position = Position(rule: 0, afterID: nil, changedAfter: nil, total: nil)
         if let relayToken {
             guard let decoded = Self.decode(relayToken) else {
                 throw OrgError.invalidParameter("The relay token '\(relayToken)' is not one this org issued")
@@ -50,6 +53,9 @@ struct OrgBriefcasePrimer {
         }
         let rules = context.schema.briefcases.flatMap { briefcase in
             briefcase.rules.enumerated().map { (id: "\(briefcase.name):\($0.offset + 1)", rule: $0.element) }
+        }
+        if position.total == nil {
+            position.total = try total(rules.map(\.rule), changedAfter: position.changedAfter, apiVersion: apiVersion)
         }
         let capacity = max(1, pageSize)
         var served = 0
@@ -66,7 +72,8 @@ struct OrgBriefcasePrimer {
                 rows = try fetch(rule, position: position, limit: capacity - served + 1, apiVersion: apiVersion)
             } catch let error as OrgError where error.status == 400 {
                 ruleErrors.append(.object(["ruleId": .string(ruleID)]))
-                position = Position(rule: position.rule + 1, afterID: nil, changedAfter: position.changedAfter)
+                position.rule += 1
+                position.afterID = nil
                 continue
             }
             let taken = rows.prefix(capacity - served)
@@ -80,10 +87,13 @@ struct OrgBriefcasePrimer {
             }
             served += taken.count
             if rows.count > taken.count {
-                next = Position(rule: position.rule, afterID: taken.last?.id ?? position.afterID, changedAfter: position.changedAfter)
+                var more = position
+                more.afterID = taken.last?.id ?? position.afterID
+                next = more
                 break
             }
-            position = Position(rule: position.rule + 1, afterID: nil, changedAfter: position.changedAfter)
+            position.rule += 1
+            position.afterID = nil
             if served == capacity, position.rule < rules.count {
                 next = position
                 break
@@ -100,7 +110,7 @@ struct OrgBriefcasePrimer {
             "ruleErrors": .array(ruleErrors),
             "stats": .object([
                 "ruleCountTotal": .integer(Int64(rules.count)),
-                "recordCountTotal": .integer(Int64(try total(rules.map(\.rule), changedAfter: position.changedAfter, apiVersion: apiVersion))),
+                "recordCountTotal": .integer(Int64(position.total ?? 0)),
                 "ruleCountServed": .integer(Int64(servedRules)),
                 "recordCountServed": .integer(Int64(served)),
             ]),
@@ -125,7 +135,7 @@ struct OrgBriefcasePrimer {
     private func total(_ rules: [OrgBriefcase.Rule], changedAfter: Int64?, apiVersion: String) throws -> Int {
         var count = 0
         for rule in rules {
-            let position = Position(rule: 0, afterID: nil, changedAfter: changedAfter)
+            let position = Position(rule: 0, afterID: nil, changedAfter: changedAfter, total: nil)
             let soql = "SELECT count() FROM \(rule.object)\(condition(rule, position: position))"
             guard let page = try? OrgQueryRunner(db: db, context: context).query(
                 soql, includeDeleted: false, pageSize: 1, apiVersion: apiVersion)
@@ -151,24 +161,26 @@ struct OrgBriefcasePrimer {
     }
 
     static func encode(_ position: Position) -> String {
-        let text = "1:\(position.rule):\(position.afterID ?? ""):\(position.changedAfter.map(String.init) ?? "")"
+        let text = "1:\(position.rule):\(position.afterID ?? ""):\(position.changedAfter.map(String.init) ?? ""):"
+            + (position.total.map(String.init) ?? "")
         return Base64URL.encode(Data(text.utf8))
     }
 
     static func decode(_ token: String) -> Position? {
         guard let data = Base64URL.decode(Substring(token)) else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "1", let rule = Int(parts[1]), rule >= 0 else { return nil }
+        guard parts.count == 5, parts[0] == "1", let rule = Int(parts[1]), rule >= 0 else { return nil }
         let afterID = parts[2].isEmpty ? nil : String(parts[2])
         if let afterID, !afterID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) { return nil }
-        let changedAfter: Int64?
-        if parts[3].isEmpty {
-            changedAfter = nil
-        } else {
-            guard let value = Int64(parts[3]) else { return nil }
-            changedAfter = value
-        }
-        return Position(rule: rule, afterID: afterID, changedAfter: changedAfter)
+        guard let changedAfter = optionalInteger(parts[3]), let total = optionalInteger(parts[4]) else { return nil }
+        return Position(rule: rule, afterID: afterID, changedAfter: changedAfter, total: total.map(Int.init))
+    }
+
+    /// `.some(nil)` for an empty part, `.some(n)` for an integer, `nil` (invalid) otherwise.
+    private static func optionalInteger(_ part: Substring) -> Int64?? {
+        if part.isEmpty { return .some(nil) }
+        guard let value = Int64(part) else { return nil }
+        return .some(value)
     }
 }
 

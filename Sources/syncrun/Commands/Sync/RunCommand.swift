@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrgClient
 import SyncConfig
 import SyncEngine
 import SyncPlan
@@ -123,7 +124,7 @@ struct PlanReportRenderer {
         text += "\(status): \(report.steps.count) step(s)"
         let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
         text += PlanStepResult.Status.allCases.compactMap { status in counts[status].map { ", \($0) \(status.rawValue)" } }.joined()
-        if let usage = report.steps.last(where: { $0.summary?.apiUsage != nil })?.summary?.apiUsage {
+        if let usage = report.latestAPIUsage {
             text += "; " + APIUsageLine(usage).text
         }
         StandardStreams.write(text + "\n")
@@ -207,7 +208,7 @@ struct PlanSummaryLine: Encodable {
     init(_ report: PlanRunReport, status: String) {
         self.status = status
         steps = report.steps.map(PlanStepLine.init)
-        apiUsage = report.steps.last { $0.summary?.apiUsage != nil }?.summary?.apiUsage.map(APIUsageLine.init)
+        apiUsage = report.latestAPIUsage.map(APIUsageLine.init)
     }
 }
 
@@ -343,5 +344,12 @@ struct PreviewLine: Encodable {
             children = Children(preview.children)
             parentsProtectedByChildren = preview.parentsProtectedByChildren
         }
+    }
+}
+
+extension PlanRunReport {
+    /// The org's API usage after the last step that saw a `Sforce-Limit-Info` header.
+    fileprivate var latestAPIUsage: APIUsage? {
+        steps.last { $0.summary?.apiUsage != nil }?.summary?.apiUsage
     }
 }
