@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "syncrun", targets: ["syncrun"]),
+        .library(name: "SyncrunCLI", targets: ["SyncrunCLI"]),
         .library(name: "SOQL", targets: ["SOQL"]),
         .library(name: "SyncConfig", targets: ["SyncConfig"]),
         .library(name: "SyncPlan", targets: ["SyncPlan"]),
@@ -85,15 +86,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The command-line tool: commands and output only.
-        .executableTarget(
-            name: "syncrun",
+        // The command tree (commands and output only), a library so that other executables can link it.
+        .target(
+            name: "SyncrunCLI",
             dependencies: [
                 "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The stock `syncrun` executable: a few lines over SyncrunCLI.
+        .executableTarget(name: "syncrun", dependencies: ["SyncrunCLI"]),
         // Benchmarks (run by hand or by scripts/bench*.sh; not timed tests).
         .executableTarget(
             name: "syncrun-bench",

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+
+/// The `syncrun` command tree as a library: the stock executable is `Syncrun.main()`, and a
+/// user's own executable links this library to add what it registers before running the same
+/// commands.
+///
+/// ```swift
+/// import SyncrunCLI
+///
+/// await Syncrun.main()
+/// ```
+public enum Syncrun {
+    /// Parses `arguments` (the process's own when `nil`), runs the chosen command and exits.
+    ///
+    /// Usage errors exit with status 2 (the documented contract), not ArgumentParser's default 64;
+    /// ``CLIError``s print their message and exit with their own status.
+    public static func main(arguments: [String]? = nil) async -> Never {
+        do {
+            var command = try SyncrunCommand.parseAsRoot(arguments)
+            if let asyncCommand = command as? any AsyncParsableCommand {
+                try await runAsyncCommand(asyncCommand)
+            } else {
+                try command.run()
+            }
+            exit(0)
+        } catch let error as CLIError {
+            StandardStreams.writeError("error: \(error.message)\n")
+            exit(error.exitCode)
+        } catch {
+            let code = SyncrunCommand.exitCode(for: error)
+            if code == .validationFailure {
+                StandardStreams.writeError(SyncrunCommand.fullMessage(for: error) + "\n")
+                exit(CLIError.usageExitCode)
+            }
+            SyncrunCommand.exit(withError: error)
+        }
+    }
+
+    /// Runs an async command through its `async` `run()`.
+    ///
+    /// Calling `run()` on an `AsyncParsableCommand` existential resolves to the synchronous
+    /// `ParsableCommand.run()` requirement, whose default prints the help text; opening the
+    /// existential in a generic function selects the async overload.
+    private static func runAsyncCommand<Command: AsyncParsableCommand>(_ command: Command) async throws {
+        var command = command
+        try await command.run()
+    }
+}
