@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SyncConfig", targets: ["SyncConfig"]),
         .library(name: "SyncPlan", targets: ["SyncPlan"]),
         .library(name: "SoupStore", targets: ["SoupStore"]),
+        .library(name: "SyncLedger", targets: ["SyncLedger"]),
         .library(name: "OrgClient", targets: ["OrgClient"]),
         .library(name: "LocalOrg", targets: ["LocalOrg"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
@@ -50,6 +51,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The books a sync keeps in the store: record syncs, plan journal, locks, ghost scans,
+        // parent/children protection and their SQL. Between the store and the engine.
+        .target(
+            name: "SyncLedger",
+            dependencies: ["SoupStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The org client protocol and its Salesforce REST implementation.
         .target(
             name: "OrgClient",
@@ -82,7 +89,7 @@ let package = Package(
         .target(
             name: "SyncEngine",
             dependencies: [
-                "SyncConfig", "SyncPlan", "SoupStore", "OrgClient",
+                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -90,7 +97,7 @@ let package = Package(
         .target(
             name: "SyncrunCLI",
             dependencies: [
-                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
+                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg", "SyncEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -106,6 +113,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/SyncrunBench"
         ),
@@ -130,7 +140,13 @@ let package = Package(
             name: "SoupStoreTests",
             dependencies: ["SoupStore", "SyncrunTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "OrgClientTests", dependencies: ["OrgClient", "LocalOrg", "SyncrunTestSupport"]),
+        .testTarget(name: "SyncLedgerTests", dependencies: ["SyncLedger", "SoupStore", "SyncrunTestSupport"]),
+        .testTarget(
+            name: "OrgClientTests",
+            dependencies: [
+                "OrgClient", "LocalOrg", "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "LocalOrgTests",
             dependencies: [
@@ -149,9 +165,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncEngineTests",
-            dependencies: ["SyncEngine", "LocalOrg", "SoupStore", "OrgClient", "SyncrunTestSupport"]
+            dependencies: [
+                "SyncEngine", "LocalOrg", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig", "SyncrunTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // End-to-end tests that run the built `syncrun` executable.
-        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport"]),
+        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport", "LocalOrg"]),
     ]
 )

@@ -10,9 +10,9 @@ import GRDB
 /// changed ones when leaving changed entries alone; assign ids; write the final documents with
 /// `_soupEntryId` / `_soupLastModifiedDate` (and control fields) set; update, then insert, with
 /// every index column computed from the final document in the same statement; refresh FTS rows.
-struct BatchUpsert {
+package struct BatchUpsert {
     /// How documents are matched with stored entries.
-    enum Key: Equatable {
+    package enum Key: Equatable {
         /// By `_soupEntryId`: update that entry if it exists; otherwise insert, keeping the given id.
         case entryID
         /// By the value at an indexed path (an external id such as `Id`).
@@ -20,7 +20,7 @@ struct BatchUpsert {
     }
 
     /// How control fields are treated.
-    enum Control: Equatable {
+    package enum Control: Equatable {
         /// Documents are stored as given.
         case asGiven
         /// Server records (sync-semantics §4.6): flags false, `__last_error__` removed, and
@@ -28,35 +28,46 @@ struct BatchUpsert {
         case serverRecord(syncID: Int64?)
     }
 
-    var key: Key
-    var control: Control
-    var leaveIfChanged: Bool
-    var modificationDateField: String?
-    var collectEntryIDs: Bool = false
+    package var key: Key
+    package var control: Control
+    package var leaveIfChanged: Bool
+    package var modificationDateField: String?
+    package var collectEntryIDs: Bool = false
 
-    struct Result {
-        var inserted = 0
-        var updated = 0
-        var skipped = 0
-        var maxModificationDate: SoupValue = .null
-        var entryIDs: [Int64] = []
+    package init(
+        key: Key, control: Control, leaveIfChanged: Bool, modificationDateField: String? = nil,
+        collectEntryIDs: Bool = false
+    ) {
+        self.key = key
+        self.control = control
+        self.leaveIfChanged = leaveIfChanged
+        self.modificationDateField = modificationDateField
+        self.collectEntryIDs = collectEntryIDs
+    }
+
+    package struct Result {
+        package var inserted = 0
+        package var updated = 0
+        package var skipped = 0
+        package var maxModificationDate: SoupValue = .null
+        package var entryIDs: [Int64] = []
     }
 
     private static let table = "temp.syncrun_batch"
 
     /// The SQL that keys documents and matches them with stored entries, shared by `run` and the
     /// read-only preview (`SoupReader.previewPage`), so both decide the same way.
-    struct Matching {
+    package struct Matching {
         /// The key of a document `value` (from `json_each`).
-        var keyExpression: String
+        package var keyExpression: String
         /// The stored key of entry `t`.
-        var storedKey: String
+        package var storedKey: String
         /// True when entry `t` has local changes.
-        var isLocal: String
+        package var isLocal: String
     }
 
     /// Validates the key and builds its matching SQL for `layout`.
-    func matching(layout: SoupLayout) throws -> Matching {
+    package func matching(layout: SoupLayout) throws -> Matching {
         let keyIndex: SoupLayout.Index?
         switch key {
         case .entryID:
@@ -81,7 +92,7 @@ struct BatchUpsert {
             isLocal: ControlFields.predicate(ControlFields.local, is: true, in: layout, table: "t"))
     }
 
-    func run(_ db: Database, layout: SoupLayout, source: String, now: Int64) throws -> Result {
+    package func run(_ db: Database, layout: SoupLayout, source: String, now: Int64) throws -> Result {
         let sourcePath = try Self.sourcePath(db, source: source)
         let matching = try matching(layout: layout)
         if let modificationDateField { try SoupPath.validate(modificationDateField) }
@@ -226,7 +237,7 @@ struct BatchUpsert {
     }
 
     /// `'$'` for an array, `'$.records'` for a query page; throws for anything else.
-    static func sourcePath(_ db: Database, source: String) throws -> String {
+    package static func sourcePath(_ db: Database, source: String) throws -> String {
         let row = try Row.fetchOne(
             db,
             sql: "SELECT json_valid(?1), CASE WHEN json_valid(?1) THEN json_type(?1) END, "

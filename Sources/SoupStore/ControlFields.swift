@@ -22,7 +22,7 @@ public enum ControlFields {
 
     /// SQL true when the flag at `path` is set (`value == true`) or explicitly cleared
     /// (`value == false`); an entry without the key matches neither.
-    static func predicate(_ path: String, is value: Bool, in layout: SoupLayout, table: String? = nil) -> String {
+    package static func predicate(_ path: String, is value: Bool, in layout: SoupLayout, table: String? = nil) -> String {
         let qualifier = table.map { "\($0)." } ?? ""
         if let index = layout.index(forPath: path), index.type == .string || index.type == .fullText {
             // Uses the index: projections give 'true'/'false' (Android) or '1'/'0' (iOS files).
@@ -34,7 +34,7 @@ public enum ControlFields {
     }
 
     /// SQL true when the flag at `path` of the document expression is set / cleared.
-    static func documentPredicate(_ path: String, is value: Bool, document: String) -> String {
+    package static func documentPredicate(_ path: String, is value: Bool, document: String) -> String {
         let extract = "json_extract(\(document), \(SoupPath.jsonPathLiteral(path)))"
         return value ? "\(extract) IN (1, 'true', '1')" : "\(extract) IN (0, 'false', '0')"
     }

@@ -67,9 +67,9 @@ public struct QueryRow: Sendable, Hashable {
 }
 
 /// Small JSON text helpers for the few strings the store writes itself.
-enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -94,7 +94,7 @@ enum JSONText {
     }
 
     /// A JSON array of strings.
-    static func array(_ values: [String]) -> String {
+    package static func array(_ values: [String]) -> String {
         "[" + values.map(quoted).joined(separator: ",") + "]"
     }
 }

@@ -2,37 +2,37 @@ import GRDB
 
 /// A registered soup as SmartStore lays it out: its table number, and where each index spec lives
 /// (an extracted column `TABLE_N_i`, or the `json_extract` expression of a `json1` index).
-struct SoupLayout: Sendable, Equatable {
+package struct SoupLayout: Sendable, Equatable {
     /// One index spec and its storage.
-    struct Index: Sendable, Equatable {
-        var path: String
-        var type: SoupIndexType
+    package struct Index: Sendable, Equatable {
+        package var path: String
+        package var type: SoupIndexType
         /// `TABLE_N_i`, or for `json1` the expression `json_extract(soup, '$.<path>')`.
-        var columnName: String
+        package var columnName: String
         /// Position `i` of the spec (every spec counts, `json1` included).
-        var position: Int
+        package var position: Int
 
         /// Whether this spec has a real column in `TABLE_N`.
-        var hasColumn: Bool { type != .json1 }
+        package var hasColumn: Bool { type != .json1 }
     }
 
     /// The soup's name.
-    var name: String
+    package var name: String
     /// `soup_attrs.id`: the `N` of `TABLE_N`.
-    var tableID: Int64
+    package var tableID: Int64
     /// Index specs in spec order.
-    var indexes: [Index]
+    package var indexes: [Index]
     /// Whether `TABLE_N_fts` exists.
-    var hasFullTextTable: Bool
+    package var hasFullTextTable: Bool
 
-    var tableName: String { "TABLE_\(tableID)" }
-    var ftsTableName: String { "\(tableName)_fts" }
-    var columns: [Index] { indexes.filter(\.hasColumn) }
-    var fullTextColumns: [Index] { indexes.filter { $0.type == .fullText } }
-    var specs: [IndexSpec] { indexes.map { IndexSpec(path: $0.path, type: $0.type) } }
+    package var tableName: String { "TABLE_\(tableID)" }
+    package var ftsTableName: String { "\(tableName)_fts" }
+    package var columns: [Index] { indexes.filter(\.hasColumn) }
+    package var fullTextColumns: [Index] { indexes.filter { $0.type == .fullText } }
+    package var specs: [IndexSpec] { indexes.map { IndexSpec(path: $0.path, type: $0.type) } }
 
     /// The layout SmartStore gives `specs` in table `TABLE_<tableID>`.
-    init(name: String, tableID: Int64, specs: [IndexSpec]) {
+    package init(name: String, tableID: Int64, specs: [IndexSpec]) {
         self.name = name
         self.tableID = tableID
         self.indexes = specs.enumerated().map { position, spec in
@@ -47,7 +47,7 @@ struct SoupLayout: Sendable, Equatable {
         self.hasFullTextTable = specs.contains { $0.type == .fullText }
     }
 
-    init(name: String, tableID: Int64, indexes: [Index], hasFullTextTable: Bool) {
+    package init(name: String, tableID: Int64, indexes: [Index], hasFullTextTable: Bool) {
         self.name = name
         self.tableID = tableID
         self.indexes = indexes
@@ -55,12 +55,12 @@ struct SoupLayout: Sendable, Equatable {
     }
 
     /// The first index on `path` (Android's choice when a path is indexed twice).
-    func index(forPath path: String) -> Index? {
+    package func index(forPath path: String) -> Index? {
         indexes.first { $0.path == path }
     }
 
     /// The SQL expression Smart SQL uses for `{soup:path}` (store.md §5.4), unqualified.
-    func expression(forPath path: String) -> String {
+    package func expression(forPath path: String) -> String {
         switch path {
         case SoupPath.wholeSoup: return "\(tableName).soup"
         case SoupPath.entryID: return "\(tableName).id"
@@ -73,7 +73,7 @@ struct SoupLayout: Sendable, Equatable {
     /// `path`'s value as text, for comparing with an id: the column itself when `path` has a
     /// `string` or `full_text` index (a TEXT column, so SQLite answers `= ?` from its index), else
     /// `CAST(expression AS TEXT)` (a scan).
-    func textExpression(forPath path: String) -> String {
+    package func textExpression(forPath path: String) -> String {
         if let index = index(forPath: path), index.type == .string || index.type == .fullText {
             return index.columnName
         }
@@ -81,7 +81,7 @@ struct SoupLayout: Sendable, Equatable {
     }
 
     /// Reads the layout of `soup`, or `nil` when no such soup is registered.
-    static func load(_ db: Database, soup: String) throws -> SoupLayout? {
+    package static func load(_ db: Database, soup: String) throws -> SoupLayout? {
         guard let tableID = try Int64.fetchOne(
             db, sql: "SELECT id FROM soup_attrs WHERE soupName = ?", arguments: [soup])
         else { return nil }
@@ -109,13 +109,13 @@ struct SoupLayout: Sendable, Equatable {
     }
 
     /// Reads the layout of `soup`, throwing when it is not registered.
-    static func require(_ db: Database, soup: String) throws -> SoupLayout {
+    package static func require(_ db: Database, soup: String) throws -> SoupLayout {
         guard let layout = try load(db, soup: soup) else { throw SoupStoreError.unknownSoup(soup) }
         return layout
     }
 
     /// Every registered soup name, in registration order.
-    static func soupNames(_ db: Database) throws -> [String] {
+    package static func soupNames(_ db: Database) throws -> [String] {
         try String.fetchAll(db, sql: "SELECT soupName FROM soup_attrs ORDER BY id")
     }
 }

@@ -3,15 +3,15 @@
 /// Only plain dotted paths are accepted: names made of ASCII letters, digits and `_`, separated by
 /// single dots. This is what lets a validated path be written into a JSON-path literal
 /// (`'$.a.b'`) safely: it can contain no quote, bracket or SQL.
-enum SoupPath {
+package enum SoupPath {
     /// The store's own control paths, mapped to columns rather than indexes.
-    static let entryID = "_soupEntryId"
-    static let lastModified = "_soupLastModifiedDate"
-    static let created = "_soupCreatedDate"
-    static let wholeSoup = "_soup"
+    package static let entryID = "_soupEntryId"
+    package static let lastModified = "_soupLastModifiedDate"
+    package static let created = "_soupCreatedDate"
+    package static let wholeSoup = "_soup"
 
     /// Whether `path` is a plain dotted path.
-    static func isValid(_ path: String) -> Bool {
+    package static func isValid(_ path: String) -> Bool {
         guard !path.isEmpty, path.utf8.count <= 1024 else { return false }
         var previousWasDot = true
         for byte in path.utf8 {
@@ -30,23 +30,23 @@ enum SoupPath {
     }
 
     /// Throws unless `path` is a plain dotted path.
-    static func validate(_ path: String) throws {
+    package static func validate(_ path: String) throws {
         guard isValid(path) else { throw SoupStoreError.invalidPath(path) }
     }
 
     /// The SQLite JSON path literal for a validated path: `'$.a.b'`.
-    static func jsonPathLiteral(_ path: String) -> String {
+    package static func jsonPathLiteral(_ path: String) -> String {
         "'$.\(path)'"
     }
 
     /// SmartStore's expression for a `json1` index or an unindexed path, textually identical to
     /// what the SDK writes into `soup_index_map` (one space after the comma).
-    static func json1Expression(_ path: String) -> String {
+    package static func json1Expression(_ path: String) -> String {
         "json_extract(soup, '$.\(path)')"
     }
 
     /// The path's segments.
-    static func segments(_ path: String) -> [Substring] {
+    package static func segments(_ path: String) -> [Substring] {
         path.split(separator: ".")
     }
 }

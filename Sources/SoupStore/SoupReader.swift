@@ -5,15 +5,15 @@ import GRDB
 ///
 /// Every method streams or pages: none loads a whole soup into memory.
 public struct SoupReader {
-    let db: Database
-    let context: StoreContext
+    package let db: Database
+    package let context: StoreContext
 
     init(db: Database, context: StoreContext) {
         self.db = db
         self.context = context
     }
 
-    func layout(_ soup: String) throws -> SoupLayout {
+    package func layout(_ soup: String) throws -> SoupLayout {
         try SoupLayout.require(db, soup: soup)
     }
 

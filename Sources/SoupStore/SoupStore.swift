@@ -166,7 +166,7 @@ public final class SoupStore: Sendable {
 }
 
 /// What readers and writers need to know about their store.
-struct StoreContext: Sendable {
-    var path: String
-    var logger: Logger
+package struct StoreContext: Sendable {
+    package var path: String
+    package var logger: Logger
 }

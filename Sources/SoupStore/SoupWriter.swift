@@ -7,8 +7,8 @@ import GRDB
 /// Every write sets `_soupEntryId` and `_soupLastModifiedDate` in the document and recomputes
 /// the index columns and FTS row in the same statements, so columns never disagree with documents.
 public struct SoupWriter {
-    let db: Database
-    let context: StoreContext
+    package let db: Database
+    package let context: StoreContext
 
     init(db: Database, context: StoreContext) {
         self.db = db
@@ -19,9 +19,9 @@ public struct SoupWriter {
     public var reader: SoupReader { SoupReader(db: db, context: context) }
 
     /// The current time in milliseconds since the Unix epoch.
-    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    package static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
-    func layout(_ soup: String) throws -> SoupLayout {
+    package func layout(_ soup: String) throws -> SoupLayout {
         try SoupLayout.require(db, soup: soup)
     }
 

@@ -1,6 +1,7 @@
 import Logging
 import OrgClient
 import SoupStore
+import SyncLedger
 import SyncConfig
 
 /// Cleans the ghosts of one sync down (sync-semantics §6, §11 items 8–9): streams the ids the org

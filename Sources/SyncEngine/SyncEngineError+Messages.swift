@@ -1,5 +1,6 @@
 import OrgClient
 import SoupStore
+import SyncLedger
 
 // Every message of the module, in one place.
 extension SyncEngineError {

@@ -1,5 +1,6 @@
 import Foundation
 import SoupStore
+import SyncLedger
 
 /// Decides whether the holder of a sync lock is still alive.
 ///

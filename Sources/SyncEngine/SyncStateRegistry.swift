@@ -1,5 +1,6 @@
 import Logging
 import SoupStore
+import SyncLedger
 import SyncConfig
 
 /// Sync states in `syncs_soup` and the locks beside them: creating a named sync on first use,

@@ -17,7 +17,10 @@ public enum Syncrun {
     /// ``CLIError``s print their message and exit with their own status.
     public static func main(arguments: [String]? = nil) async -> Never {
         do {
-            var command = try SyncrunCommand.parseAsRoot(arguments)
+            let (remaining, level) = try CLILogging.extractLevel(
+                from: arguments ?? Array(CommandLine.arguments.dropFirst()))
+            CLILogging.bootstrap(level: level)
+            var command = try SyncrunCommand.parseAsRoot(remaining)
             if let asyncCommand = command as? any AsyncParsableCommand {
                 try await runAsyncCommand(asyncCommand)
             } else {

@@ -8,6 +8,10 @@ struct SyncrunCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 success (or warnings only), 1 a failure (config errors, a failed sync), \
             2 usage errors (bad flags or arguments).
+
+            Logging: --log-level trace|debug|info|notice|warning|error|critical (anywhere on the \
+            command line, or SYNCRUN_LOG_LEVEL) writes library logs to standard error; at debug, one \
+            line per org request (method, path, status, duration). Off by default.
             """,
         version: "0.1.0",
         subcommands: [

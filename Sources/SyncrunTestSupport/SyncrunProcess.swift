@@ -74,6 +74,23 @@ public enum SyncrunProcess {
         )
     }
 
+    /// ``run(_:in:stdin:environment:)`` on a dispatch thread, for tests that serve an org in
+    /// their own process: blocking a thread of the cooperative pool while the child process talks
+    /// to that org can starve the server's handlers (the pool has one thread per core).
+    public static func runOffThePool(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        stdin: String? = nil,
+        environment: [String: String]? = nil
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Swift.Result { try run(arguments, in: directory, stdin: stdin, environment: environment) })
+            }
+        }
+    }
+
     /// Starts `syncrun` with `arguments` and kills it with SIGKILL after `delay` unless it ended
     /// first; for crash-safety tests.
     ///

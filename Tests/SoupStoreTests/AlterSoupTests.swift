@@ -13,7 +13,7 @@ struct AlterSoupTests {
         _ = try temporary.store.write { writer in
             try writer.upsertPage(TestFixtures.accountRecords(0..<Self.entryCount), into: "accounts")
         }
-        try temporary.store.write { try $0.markEntries(.updated, in: "accounts", where: EntryFilter(path: "Id", value: "001000000000042")) }
+        _ = try temporary.store.write { try $0.markEntries(.updated, in: "accounts", where: EntryFilter(path: "Id", value: "001000000000042")) }
         return temporary
     }
 

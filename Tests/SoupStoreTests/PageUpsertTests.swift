@@ -34,7 +34,7 @@ struct PageUpsertTests {
         defer { temporary.remove() }
         let store = temporary.store
         _ = try store.write { try $0.upsertPage(page(TestFixtures.accountRecords(0..<3)), into: "accounts") }
-        try store.write { try $0.markEntries(.updated, in: "accounts", where: EntryFilter(path: "Id", value: "001000000000001")) }
+        _ = try store.write { try $0.markEntries(.updated, in: "accounts", where: EntryFilter(path: "Id", value: "001000000000001")) }
         let result = try store.write { writer in
             try writer.upsertPage(
                 page(TestFixtures.accountRecords(1..<4)), into: "accounts", options: PageUpsertOptions(mergeMode: .overwrite))

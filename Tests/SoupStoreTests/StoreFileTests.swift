@@ -9,7 +9,7 @@ struct StoreFileTests {
         defer { try? FileManager.default.removeItem(at: directory.url) }
         let path = directory.url.appendingPathComponent("nested/.syncrun/store.db").path
         let store = try SoupStore(path: path)
-        try store.write { try $0.registerSoup(TestFixtures.accounts) }
+        _ = try store.write { try $0.registerSoup(TestFixtures.accounts) }
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")

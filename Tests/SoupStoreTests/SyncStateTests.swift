@@ -48,7 +48,7 @@ struct SyncStateTests {
         second.endTime = 2000
         second.progress = 50
         second.error = "x"
-        try store.write { try $0.updateSyncState(second) }
+        _ = try store.write { try $0.updateSyncState(second) }
         let read = try #require(try store.read { try $0.syncState(named: "down") })
         #expect(read.status == .running && read.endTime == 2000 && read.startTime == 1000 && read.progress == 50)
         #expect(try store.read { try $0.syncStates().map(\.id) } == [first.id, second.id])

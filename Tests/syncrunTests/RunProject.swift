@@ -29,6 +29,7 @@ struct RunProject {
     }
 
     /// `syncrun` with `arguments` followed by `--config` (for store commands).
+    @discardableResult
     func syncrun(_ arguments: [String], stdin: String? = nil) throws -> SyncrunProcess.Result {
         let result = try SyncrunProcess.run(arguments + ["--config", config], stdin: stdin)
         #expect(result.status == 0, "syncrun \(arguments.joined(separator: " ")): \(result.stderr)")

@@ -13,7 +13,8 @@ extension RESTOrgClient {
         var hasRefreshedToken = false
         var requestLogger = logger
         requestLogger[metadataKey: "sf.request.method"] = "\(request.method.rawValue)"
-        requestLogger[metadataKey: "sf.request.path"] = "\(request.path)"
+        // The path without its query string: a SOQL query can carry record values.
+        requestLogger[metadataKey: "sf.request.path"] = "\(request.path.prefix { $0 != "?" })"
         let baseURL = configuration.endpoint.baseURL
         let bodyBytes = request.body?.utf8.count ?? 0
 
@@ -25,13 +26,20 @@ extension RESTOrgClient {
                 $0.statistics.bytesSent += bodyBytes
             }
             requestLogger.trace("Sending request", metadata: ["sf.request.attempt": "\(machine.attempt)"])
+            let started = ContinuousClock.now
 
             let outcome: RetryStateMachine.Outcome
             let failure: Result<IncomingResponse, TransportFailure>
             do {
                 let response = try await transport(baseURL, request, token)
                 record(response)
-                requestLogger.trace("Received response", metadata: ["sf.response.status": "\(response.status)"])
+                requestLogger.debug(
+                    "Org request",
+                    metadata: [
+                        "sf.response.status": "\(response.status)",
+                        "sf.request.duration": "\(Self.milliseconds(ContinuousClock.now - started))ms",
+                    ]
+                )
                 if (200..<300).contains(response.status) || acceptedStatuses.contains(response.status) {
                     return response
                 }
@@ -129,5 +137,10 @@ extension RESTOrgClient {
         case .connectFailed: "connect failed"
         case .responseLost: "connection lost"
         }
+    }
+
+    /// A duration in whole milliseconds, for request logs.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -1,5 +1,6 @@
 import OrgClient
 import SoupStore
+import SyncLedger
 
 extension GhostPreviewer {
     /// Previews the ghost cleaning of a `parent_children` target (sync-semantics §6, §11 item 19)

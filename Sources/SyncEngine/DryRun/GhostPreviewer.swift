@@ -1,5 +1,6 @@
 import OrgClient
 import SoupStore
+import SyncLedger
 import SyncConfig
 
 /// Previews ghost cleaning (sync-semantics §6, §11 items 8–9) with reads only.

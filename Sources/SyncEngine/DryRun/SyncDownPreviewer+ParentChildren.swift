@@ -1,5 +1,6 @@
 import OrgClient
 import SoupStore
+import SyncLedger
 
 extension SyncDownPreviewer {
     /// Previews a `parent_children` sync down (sync-semantics §9.4, §4.5): walks the run's queries

@@ -1,4 +1,5 @@
 import SoupStore
+import SyncLedger
 import SyncConfig
 
 extension SyncStateRegistry {

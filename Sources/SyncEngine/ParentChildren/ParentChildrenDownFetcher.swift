@@ -1,6 +1,7 @@
 import OrgClient
 import SOQL
 import SoupStore
+import SyncLedger
 import SyncConfig
 
 /// The `parent_children` target (sync-semantics §9.4, §4.5, §6, §11 items 18–19): parents and

@@ -1,5 +1,6 @@
 import Foundation
 import SoupStore
+import SyncLedger
 
 extension SyncUpRunner {
     /// Takes the sync's lock (operation `syncUp`) and saves the `RUNNING` state in one

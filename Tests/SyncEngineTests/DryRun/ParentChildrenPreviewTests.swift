@@ -2,6 +2,7 @@ import Foundation
 import LocalOrg
 import OrgClient
 import SoupStore
+import SyncLedger
 import SyncConfig
 import SyncEngine
 import Testing
@@ -271,6 +272,7 @@ struct ParentChildrenPreviewTests {
     // MARK: Sync up
 
     /// Local changes on trees synced down from the org; returns the records by role.
+    @discardableResult
     private func makeTreeChanges(_ harness: EngineHarness) async throws -> (
         treeEntry: Int64, shared: (String, [String]), other: (String, [String]), orphan: Int64, dropped: Int64
     ) {

@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrg
 import SoupStore
+import SyncLedger
 import SyncConfig
 import SyncEngine
 import Testing

@@ -105,7 +105,7 @@ struct OrgServeCommand: AsyncParsableCommand {
         let signals = ShutdownSignals()
         let useJSON = format == .json || (format == nil && !StandardStreams.isOutputTerminal)
         do {
-            try await server.withRunningServer { endpoint in
+            try await server.withRunningServer(logger: CLILogging.logger) { endpoint in
                 announce(endpoint, directory: directory, json: useJSON)
                 await signals.wait()
             }

@@ -15,7 +15,7 @@ struct SyncSession {
     let org: OrgOptions
     let format: SyncOutputFormat
 
-    static let logger = Logger(label: "syncrun", factory: { _ in SwiftLogNoOpLogHandler() })
+    static var logger: Logger { CLILogging.logger }
 
     /// The user syncs config, valid, or a usage error (status 2) naming the problems.
     func loadConfig() throws -> LoadedConfig {

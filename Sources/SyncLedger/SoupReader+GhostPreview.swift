@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// A record ghost cleaning would find no longer returned; see `SoupReader.ghostPreview`.
 public struct GhostPreviewRecord: Sendable, Hashable {

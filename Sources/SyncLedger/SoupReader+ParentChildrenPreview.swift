@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// What `SoupWriter.upsertChildren(ofParentsPage:options:)` would do with one page of parents,
 /// decided without writing; see `SoupReader.previewChildren(ofParentsPage:options:recordLimit:)`.

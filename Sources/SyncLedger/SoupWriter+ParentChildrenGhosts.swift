@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// The SQL of a parent-children ghost-cleaning pass that only reads, shared by the pass
 /// (`addGhostScanChildIDs`, `finishChildGhostScan`) and its preview

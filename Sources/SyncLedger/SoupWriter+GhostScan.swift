@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// The ids a ghost-cleaning pass has seen on the server, kept in a table (not in memory) while
 /// the id pages stream in: `syncrun_ghost_scan(sync_id, record_id)`.

@@ -8,10 +8,13 @@ import GRDB
 /// whole set; ghost cleaning deletes a record only when no sync in its set still returns it.
 /// The table is ours (SmartStore ignores tables it does not know) and is written in the same
 /// transaction as the page it describes.
-enum RecordSyncsTable {
-    static let name = "syncrun_record_syncs"
+///
+/// Its queries live in the SyncLedger module; its name and shape live here because the store's
+/// one-pass page write (``DirectPageUpsert``) fills it in the same statements pass as the soup rows.
+package enum RecordSyncsTable {
+    package static let name = "syncrun_record_syncs"
 
-    static func create(_ db: Database) throws {
+    package static func create(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS \(name) (soup_name TEXT NOT NULL, record_id TEXT NOT NULL, \
@@ -21,7 +24,7 @@ enum RecordSyncsTable {
     }
 
     /// `'$'` for a JSON array source, `'$.records'` for a query page, as SQL over `?`.
-    static let recordsPath = "CASE json_type(?3) WHEN 'array' THEN '$' ELSE '$.records' END"
+    package static let recordsPath = "CASE json_type(?3) WHEN 'array' THEN '$' ELSE '$.records' END"
 }
 
 extension SoupWriter {
@@ -45,28 +48,5 @@ extension SoupWriter {
                 WHERE type = 'object' AND json_extract(value, ?4) IS NOT NULL
                 """,
             arguments: [soup, syncID, page, "$.\(idPath)"])
-    }
-
-    /// Gives the records fetched by sync `oldID` to sync `newID` (a definition recreated with
-    /// `--replace` keeps its records), and forgets `oldID`.
-    public func transferRecordSyncs(from oldID: Int64, to newID: Int64) throws {
-        try RecordSyncsTable.create(db)
-        try db.execute(
-            sql: """
-                INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id)
-                SELECT soup_name, record_id, ? FROM \(RecordSyncsTable.name) WHERE sync_id = ?
-                """,
-            arguments: [newID, oldID])
-        try db.execute(sql: "DELETE FROM \(RecordSyncsTable.name) WHERE sync_id = ?", arguments: [oldID])
-    }
-}
-
-extension SoupReader {
-    /// How many records of `soup` sync `syncID` is remembered to have fetched.
-    public func fetchedRecordCount(in soup: String, syncID: Int64) throws -> Int {
-        guard try db.tableExists(RecordSyncsTable.name) else { return 0 }
-        return try Int.fetchOne(
-            db, sql: "SELECT count(*) FROM \(RecordSyncsTable.name) WHERE soup_name = ? AND sync_id = ?",
-            arguments: [soup, syncID]) ?? 0
     }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// The SQL that splits a page of parents with nested children (sync-semantics §9.4, §4.5), shared by
 /// `SoupWriter.upsertChildren(ofParentsPage:options:)` and its read-only preview

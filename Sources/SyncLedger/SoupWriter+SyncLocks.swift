@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// Who is running a sync (or cleaning its ghosts) right now: one row per sync in
 /// `syncrun_sync_locks`, taken and released by the sync engine inside `writeImmediately`.

@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// How `upsertChildren(ofParentsPage:options:)` splits a page of parents with nested children
 /// (sync-semantics §9.4).

@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// One step of the latest plan run, as recorded in `syncrun_plan_journal`, so that
 /// `syncrun run --resume` knows which steps a stopped or killed run did not finish.

@@ -1,5 +1,6 @@
 import Foundation
 import SoupStore
+import SyncLedger
 import SyncrunTestSupport
 import Testing
 
