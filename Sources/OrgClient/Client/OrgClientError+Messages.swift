@@ -35,7 +35,7 @@ extension OrgClientError {
     static func malformedJSON(_ error: JSONSyntaxError, context: String) -> OrgClientError {
         OrgClientError(
             code: .invalidResponse,
-            message: "the org sent \(context) that is not valid JSON: \(error.message) at byte \(error.offset)",
+            message: "the org sent \(context) that is not valid JSON at byte \(error.offset): \(error.message)",
             underlying: error
         )
     }
