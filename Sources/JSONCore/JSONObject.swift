@@ -85,8 +85,8 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Walks the members in key order.
     public struct Iterator: IteratorProtocol {
-        fileprivate var keys: IndexingIterator<[String]>
-        fileprivate let storage: [String: JSONValue]
+        var keys: IndexingIterator<[String]>
+        let storage: [String: JSONValue]
 
         public mutating func next() -> (key: String, value: JSONValue)? {
             while let key = keys.next() {

@@ -38,7 +38,9 @@ struct JSONWriterTests {
     }
 
     @Test func textRoundTrips() throws {
-        let value: JSONValue = ["Name": "Ünïcødé 😀\u{08}", "Amount": 12.75, "Count": 3, "Tags": ["a", .null, false]]
+        let value: JSONValue = [
+            "Name": "Ünïcødé 😀\u{08}", "Amount": 12.75, "Count": 3, "Tags": ["a", .null, false],
+        ]
         var text = value.jsonText
         let parsed = try text.withUTF8 { bytes in
             var reader = JSONReader(bytes: bytes)

@@ -34,7 +34,8 @@ struct ConfigLimitsTests {
 
     @Test func nestingUpTo512LevelsIsAccepted() throws {
         // The root object is level 1: 511 arrays inside it reach the limit exactly.
-        let json = "{\"x\": " + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + ", \"syncs\": []}"
+        let json =
+            "{\"x\": " + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + ", \"syncs\": []}"
         let loaded = try ConfigFixture.load(["usersyncs.json": json])
         #expect(!loaded.diagnostics.contains { $0.code == .tooDeep })
         let deeper = "{\"x\": " + String(repeating: "[", count: 512) + String(repeating: "]", count: 512) + "}"
