@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "syncrun", targets: ["syncrun"]),
         .library(name: "SyncrunCLI", targets: ["SyncrunCLI"]),
+        .library(name: "JSONCore", targets: ["JSONCore"]),
         .library(name: "SOQL", targets: ["SOQL"]),
         .library(name: "SyncConfig", targets: ["SyncConfig"]),
         .library(name: "SyncPlan", targets: ["SyncPlan"]),
@@ -32,19 +33,22 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // Core: SOQL grammar, no dependencies.
+        // Core: JSON value, reader and writer, no dependencies.
+        .target(name: "JSONCore"),
+        // Core: SOQL grammar and the Salesforce calendar, no dependencies.
         .target(name: "SOQL"),
         // Config model, loaders (JSON + YAML with source positions) and diagnostics.
         .target(
             name: "SyncConfig",
-            dependencies: ["SOQL", .product(name: "Yams", package: "Yams")]
+            dependencies: ["JSONCore", "SOQL", .product(name: "Yams", package: "Yams")]
         ),
         // Dependency graph and ordered plan, with renderers.
-        .target(name: "SyncPlan", dependencies: ["SyncConfig"]),
+        .target(name: "SyncPlan", dependencies: ["JSONCore", "SyncConfig"]),
         // SmartStore-compatible soups on SQLite.
         .target(
             name: "SoupStore",
             dependencies: [
+                "JSONCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API, for the per-record loops of sync down's page upsert.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -61,6 +65,7 @@ let package = Package(
         .target(
             name: "OrgClient",
             dependencies: [
+                "JSONCore", "SOQL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,8 +74,9 @@ let package = Package(
         .target(
             name: "LocalOrg",
             dependencies: [
+                "JSONCore",  // the YAML 1.2 core schema rules for YAML schema files (its JSON is its own)
                 "SOQL",
-                "SyncConfig",  // YAML schema files, read through the config loader's YAML 1.2 core schema
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -97,7 +103,8 @@ let package = Package(
         .target(
             name: "SyncrunCLI",
             dependencies: [
-                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg", "SyncEngine",
+                "JSONCore", "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg",
+                "SyncEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -125,10 +132,11 @@ let package = Package(
             dependencies: ["SoupStore", "LocalOrg", "SyncConfig"],
             path: "Sources/SyncrunTestSupport"
         ),
+        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "SOQLTests", dependencies: ["SOQL"]),
         .testTarget(
             name: "SyncConfigTests",
-            dependencies: ["SyncConfig", "SyncrunTestSupport"],
+            dependencies: ["JSONCore", "SyncConfig", "SyncrunTestSupport"],
             exclude: ["Invalid"]
         ),
         .testTarget(
@@ -144,7 +152,8 @@ let package = Package(
         .testTarget(
             name: "OrgClientTests",
             dependencies: [
-                "OrgClient", "LocalOrg", "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
+                "JSONCore", "OrgClient", "LocalOrg", "SyncrunTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

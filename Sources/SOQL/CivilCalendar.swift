@@ -1,7 +1,8 @@
 /// Proleptic Gregorian calendar arithmetic in UTC, by hand: fast, and free of locale and
-/// time-zone settings.
-enum CivilCalendar {
-    static let millisecondsPerDay: Int64 = 86_400_000
+/// time-zone settings. The one calendar of the package: the local org and the org client use it
+/// too (package visibility).
+package enum CivilCalendar {
+    package static let millisecondsPerDay: Int64 = 86_400_000
 
     static func isLeapYear(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
@@ -16,7 +17,7 @@ enum CivilCalendar {
     }
 
     /// Days from 1970-01-01 to the given date (Howard Hinnant's `days_from_civil`).
-    static func days(fromYear year: Int, month: Int, day: Int) -> Int64 {
+    package static func days(fromYear year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -27,7 +28,7 @@ enum CivilCalendar {
     }
 
     /// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -41,13 +42,13 @@ enum CivilCalendar {
     }
 
     /// Floor division, so instants before 1970 fall in the right day.
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    package static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         let quotient = value / divisor
         return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 
     /// The non-negative remainder of floor division.
-    static func floorModulo(_ value: Int64, _ divisor: Int64) -> Int64 {
+    package static func floorModulo(_ value: Int64, _ divisor: Int64) -> Int64 {
         value - floorDivide(value, divisor) * divisor
     }
 

@@ -29,6 +29,20 @@ public enum SalesforceDateTime {
         parse(bytes: bytes)?.milliseconds
     }
 
+    /// Parses the looser forms the local org accepts in record values and query parameters:
+    /// those of ``milliseconds(from:)``, and also a bare `yyyy-MM-dd` (midnight UTC), a space
+    /// instead of the `T`, and a time without seconds (`yyyy-MM-ddTHH:mm`).
+    package static func milliseconds(lenient text: String) -> Int64? {
+        var bytes = Array(text.utf8)
+        if bytes.count == 10 { return SOQLDate(text: text)?.startMilliseconds }
+        guard bytes.count >= 16 else { return nil }
+        if bytes[10] == UInt8(ascii: " ") { bytes[10] = UInt8(ascii: "T") }
+        if bytes.count == 16 || bytes[16] != UInt8(ascii: ":") {
+            bytes.insert(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: "0"), UInt8(ascii: "0")], at: 16)
+        }
+        return parse(bytes: bytes)?.milliseconds
+    }
+
     /// Formats an instant as Salesforce writes it in records: `2024-03-05T17:04:11.000+0000`.
     ///
     /// Instants outside the years 0001–9999 do not have a Salesforce form; their year is

@@ -1,4 +1,5 @@
 import GRDB
+import JSONCore
 
 /// A value bound into, or read out of, a query.
 public enum SoupValue: Sendable, Hashable {
@@ -52,13 +53,13 @@ public struct QueryRow: Sendable, Hashable {
             switch value {
             case .null: out += "null"
             case .integer(let number): out += String(number)
-            case .real(let number): out += number.isFinite ? "\(number)" : "null"
+            case .real(let number): out += JSONWriter.number(number)
             case .text(let text):
                 let name = columnNames[position]
                 if name == "soup" || name.hasPrefix("soup:") {
                     out += text
                 } else {
-                    out += JSONText.quoted(text)
+                    JSONWriter.appendQuoted(text, to: &out)
                 }
             }
         }
@@ -68,33 +69,8 @@ public struct QueryRow: Sendable, Hashable {
 
 /// Small JSON text helpers for the few strings the store writes itself.
 package enum JSONText {
-    /// `text` as a JSON string literal.
-    package static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// A JSON array of strings.
+    /// A JSON array of strings, escaped by JSONCore's one escaper.
     package static func array(_ values: [String]) -> String {
-        "[" + values.map(quoted).joined(separator: ",") + "]"
+        "[" + values.map(JSONWriter.quoted).joined(separator: ",") + "]"
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import GRDB
+import JSONCore
 
 /// SQL that computes an index column's value from a JSON document, so that every write sets the
 /// document and its columns in one statement and they can never disagree.
@@ -42,27 +42,27 @@ enum SoupProjection {
     /// The SQL function implementing §3.1 for paths that cross arrays; registered on every
     /// connection. Returns the compact JSON of the collected values, or NULL when nothing is found.
     static let fanOutFunction = DatabaseFunction(fanOutFunctionName, argumentCount: 2, pure: true) { values in
-        guard let document = String.fromDatabaseValue(values[0]),
-            let path = String.fromDatabaseValue(values[1]),
-            let root = try? JSONSerialization.jsonObject(with: Data(document.utf8), options: [.fragmentsAllowed])
+        guard var document = String.fromDatabaseValue(values[0]),
+            let path = String.fromDatabaseValue(values[1])
         else { return nil }
-        guard let found = project(root, segments: SoupPath.segments(path)[...]) else { return nil }
-        if let text = found as? String { return text }
-        guard JSONSerialization.isValidJSONObject(found),
-            let data = try? JSONSerialization.data(withJSONObject: found, options: [.withoutEscapingSlashes])
-        else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        let root = document.withUTF8 { bytes in
+            var reader = JSONReader(bytes: bytes)
+            return try? reader.readDocument()
+        }
+        guard let root, let found = project(root, segments: SoupPath.segments(path)[...]) else { return nil }
+        if case .string(let text) = found { return text }
+        return found.jsonText
     }
 
     /// SmartStore's projection walk (store.md §3.1).
-    static func project(_ node: Any, segments: ArraySlice<Substring>) -> Any? {
-        if node is NSNull { return nil }
+    static func project(_ node: JSONValue, segments: ArraySlice<Substring>) -> JSONValue? {
+        if node == .null { return nil }
         guard let first = segments.first else { return node }
-        if let array = node as? [Any] {
+        if case .array(let array) = node {
             let collected = array.compactMap { project($0, segments: segments) }
-            return collected.isEmpty ? nil : collected
+            return collected.isEmpty ? nil : .array(collected)
         }
-        guard let object = node as? [String: Any], let child = object[String(first)] else { return nil }
+        guard case .object(let object) = node, let child = object[String(first)] else { return nil }
         return project(child, segments: segments.dropFirst())
     }
 }

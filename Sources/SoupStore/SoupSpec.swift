@@ -20,6 +20,21 @@ public enum SoupIndexType: String, Sendable, Hashable, CaseIterable, Codable {
         case .json1: nil
         }
     }
+
+    /// The index type a store config names (`string`, `integer`, `floating`, `full_text`, `json1`;
+    /// exact, lower case, as SmartStore compares it): the one conversion every command uses.
+    ///
+    /// - Parameters:
+    ///   - name: The `type` of the index spec.
+    ///   - soup: The soup it belongs to, for the message.
+    /// - Throws: ``SoupStoreError`` with code ``SoupStoreError/Code/invalidSoupSpec`` when `name`
+    ///   is none of them.
+    public init(configName name: String, soup: String) throws {
+        guard let type = SoupIndexType(rawValue: name) else {
+            throw SoupStoreError.invalidSoupSpec(soup, "unsupported index type '\(name)'")
+        }
+        self = type
+    }
 }
 
 /// One index of a soup: a dotted JSON path and how its value is indexed.

@@ -90,7 +90,7 @@ struct PlanBuilder {
         for (waiting, sync) in syncs.enumerated() {
             for name in sync.dependsOn {
                 guard let waitedFor = indexByName[name] else {
-                    let suggestion = NameSuggestion.closest(to: name, in: syncs.map(\.name))
+                    let suggestion = Suggestion.closest(to: name, in: syncs.map(\.name))
                     throw PlanError.unknownDependency(name, of: sync, suggestion: suggestion)
                 }
                 let detail = "'\(sync.name)' lists '\(name)' in 'dependsOn'"

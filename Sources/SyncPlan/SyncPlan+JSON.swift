@@ -1,3 +1,5 @@
+import JSONCore
+
 // The `json` format: written by hand so the key order is fixed and the bytes are the same on
 // every platform and Foundation version (JSONEncoder's pretty printing is not specified).
 extension SyncPlan {
@@ -24,15 +26,15 @@ extension PlanStep {
     fileprivate func jsonRendering(indent: String) -> String {
         let inner = indent + "  "
         var fields = [
-            "\"id\": \(JSONText.string(id))",
-            "\"kind\": \(JSONText.string(kind.rawValue))",
-            "\"syncName\": \(JSONText.string(syncName))",
-            "\"soupName\": \(JSONText.string(soupName))",
+            "\"id\": \(JSONWriter.quoted(id))",
+            "\"kind\": \(JSONWriter.quoted(kind.rawValue))",
+            "\"syncName\": \(JSONWriter.quoted(syncName))",
+            "\"soupName\": \(JSONWriter.quoted(soupName))",
             "\"soups\": \(JSONText.stringArray(soups))",
-            "\"target\": \(JSONText.string(target))",
+            "\"target\": \(JSONWriter.quoted(target))",
         ]
         if let resync {
-            fields.append("\"resync\": \(JSONText.string(resync.rawValue))")
+            fields.append("\"resync\": \(JSONWriter.quoted(resync.rawValue))")
         }
         fields.append("\"dependsOn\": \(JSONText.stringArray(dependsOn))")
         if reasons.isEmpty {
@@ -41,9 +43,9 @@ extension PlanStep {
             let reasonIndent = inner + "  "
             let objects = reasons.map { reason in
                 "\(reasonIndent){\n"
-                    + "\(reasonIndent)  \"step\": \(JSONText.string(reason.step)),\n"
-                    + "\(reasonIndent)  \"rule\": \(JSONText.string(reason.rule.rawValue)),\n"
-                    + "\(reasonIndent)  \"detail\": \(JSONText.string(reason.detail))\n"
+                    + "\(reasonIndent)  \"step\": \(JSONWriter.quoted(reason.step)),\n"
+                    + "\(reasonIndent)  \"rule\": \(JSONWriter.quoted(reason.rule.rawValue)),\n"
+                    + "\(reasonIndent)  \"detail\": \(JSONWriter.quoted(reason.detail))\n"
                     + "\(reasonIndent)}"
             }
             fields.append("\"reasons\": [\n" + objects.joined(separator: ",\n") + "\n\(inner)]")
@@ -52,29 +54,10 @@ extension PlanStep {
     }
 }
 
-/// JSON text for the few value shapes a plan has.
-enum JSONText {
-    /// A JSON string literal (RFC 8259 escaping; non-ASCII characters are kept as UTF-8).
-    static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16, uppercase: false)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
+/// JSON text for the few value shapes a plan has (strings go through JSONCore's one escaper).
+private enum JSONText {
     /// A one-line array of strings: `["a", "b"]`.
     static func stringArray(_ values: [String]) -> String {
-        "[" + values.map(string).joined(separator: ", ") + "]"
+        "[" + values.map(JSONWriter.quoted).joined(separator: ", ") + "]"
     }
 }

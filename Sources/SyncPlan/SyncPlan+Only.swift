@@ -1,3 +1,5 @@
+import SyncConfig
+
 // Narrowing a plan to some syncs (`syncrun plan --only NAME`).
 extension SyncPlan {
     /// The part of the plan that runs the syncs named in `names` and everything they wait for,
@@ -14,7 +16,7 @@ extension SyncPlan {
         var wanted: [String] = []
         for name in names {
             guard knownSet.contains(name) else {
-                throw PlanError.unknownSync(name, suggestion: NameSuggestion.closest(to: name, in: known))
+                throw PlanError.unknownSync(name, suggestion: Suggestion.closest(to: name, in: known))
             }
             wanted.append(name)
         }

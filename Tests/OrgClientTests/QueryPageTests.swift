@@ -45,7 +45,8 @@ struct QueryPageTests {
         (#"{"totalSize":1,"records":[]}"#, "the org sent a query response that is not a query page: it has no 'done'"),
         (
             #"{"totalSize":1,"done":true,"records":[{"a":"b"]}"#,
-            "the org sent a query page that is not valid JSON: unexpected end of input in an object at byte 48"
+            "the org sent a query page that is not valid JSON at byte 48: unexpected end of file; "
+                + "the object opened at line 1, column 1 is not closed"
         ),
     ])
     func rejectsOtherShapes(text: String, message: String) {

@@ -85,7 +85,11 @@ struct PageUpsertTests {
             (#"{"totalSize":1}"#, "expected a JSON array of entries (or an object with a 'records' array), found an object without a 'records' array"),
             (#"[{"Id":"1"},{"Name":"no id"}]"#, "entry 2 has no value at external id path 'Id'; every entry upserted by 'Id' needs a non-null value there"),
             (#"{"records":[{"Id":"1"},"text"]}"#, "entry 2 is not an object (found text); every entry must be a JSON object"),
-            ("{\"records\":[{\"Id\":\"1\"}", "malformed JSON at line 1 column 23: unexpected end of input, expected ',' or ']'"),
+            (
+                "{\"records\":[{\"Id\":\"1\"}",
+                "malformed JSON at line 1 column 23: unexpected end of file; the array opened at line 1, column 12 "
+                    + "is not closed"
+            ),
         ]
         for (input, message) in cases {
             do {

@@ -63,7 +63,8 @@ struct StoreCommandTests {
         try Data("{\"Id\":\"1\"}\n{\"Id\":\"2\"}\n{\"Id\": \"3\",}\n".utf8).write(to: URL(fileURLWithPath: file))
         let cases: [([String], String?, Int32, String)] = [
             (["store", "import", "contacts", file], nil, 1,
-             "error: \(file):3:12: malformed JSON at line 3 column 12: expected a member name in double quotes\n"),
+             "error: \(file):3:12: malformed JSON at line 3 column 12: "
+                + "trailing comma before '}'; remove the last ','\n"),
             (["store", "import", "contacts", "-"], #"[{"Id":"1"}, [2]]"#, 1,
              "error: entry 2 is not an object (found array); every entry must be a JSON object\n"),
             (["store", "import", "nope", "-"], "[]", 1,

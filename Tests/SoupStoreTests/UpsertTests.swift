@@ -137,7 +137,7 @@ struct UpsertTests {
             Issue.record("expected an error")
         } catch let error as SoupStoreError {
             #expect(error.code == .malformedJSON)
-            #expect(error.message == "malformed JSON at line 2 column 8: expected ':' after the member name")
+            #expect(error.message == "malformed JSON at line 2 column 8: expected ':' after the key 'Id', found '\"'")
         }
         #expect(try store.read { try $0.entryCount(in: "accounts") } == 0)
         let counts = try store.write { try $0.upsert(entries: TestFixtures.accountRecords(0..<5), into: "accounts") }

@@ -1,3 +1,4 @@
+import JSONCore
 import Testing
 
 @testable import SyncConfig

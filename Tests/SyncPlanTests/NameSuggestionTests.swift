@@ -1,8 +1,7 @@
+import SyncConfig
 import Testing
 
-@testable import SyncPlan
-
-/// "Did you mean" suggestions.
+/// "Did you mean" suggestions: the one rule, in SyncConfig, that plans use too.
 struct NameSuggestionTests {
     @Test(
         arguments: [
@@ -11,15 +10,19 @@ struct NameSuggestionTests {
             ("contactDown", ["accountsDown", "contactsDown"], "contactsDown"),
             ("xyz", ["accountsDown"], nil),
             ("a", [], nil),
+            // At most a third of the name's length (at least 1, at most 3) may differ.
+            ("ab", ["cd"], nil),
+            ("accts", ["acts"], "acts"),
+            ("acts", ["accts", "acct"], "accts"),
         ] as [(String, [String], String?)]
     )
     func suggestsOnlyPlausibleTypos(name: String, candidates: [String], expected: String?) {
-        #expect(NameSuggestion.closest(to: name, in: candidates) == expected)
+        #expect(Suggestion.closest(to: name, in: candidates) == expected)
     }
 
     @Test func editDistance() {
-        #expect(NameSuggestion.editDistance("kitten", "sitting") == 3)
-        #expect(NameSuggestion.editDistance("", "abc") == 3)
-        #expect(NameSuggestion.editDistance("same", "same") == 0)
+        #expect(Suggestion.editDistance("kitten", "sitting") == 3)
+        #expect(Suggestion.editDistance("", "abc") == 3)
+        #expect(Suggestion.editDistance("same", "same") == 0)
     }
 }

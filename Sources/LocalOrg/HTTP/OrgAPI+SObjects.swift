@@ -1,4 +1,5 @@
 import Foundation
+import SOQL
 
 /// sObject resources: describe global, basic info, describe, rows, external-ID rows and the
 /// replication feeds (§4, §7, §8.2).
@@ -168,15 +169,8 @@ extension OrgAPI {
         return fields.isEmpty ? nil : fields
     }
 
-    /// Parses `2013-05-05T00:00:00+00:00`, `…Z` or `….000+0000`.
+    /// Parses `2013-05-05T00:00:00+00:00`, `…Z` or `….000+0000` with SOQL's calendar.
     static func parseISODate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        let legacy = DateFormatter()
-        legacy.locale = Locale(identifier: "en_US_POSIX")
-        legacy.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSZ"
-        return legacy.date(from: text)
+        SalesforceDateTime.milliseconds(from: text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 }

@@ -4,6 +4,10 @@ import Foundation
 /// byte once (no trial decoding), producing ``OrgJSONValue``.
 ///
 /// Errors are `OrgError` `JSON_PARSER_ERROR` with the 1-based line and column of the offending byte.
+///
+/// The local org keeps this parser (and ``OrgJSONValue``) on purpose instead of using JSONCore:
+/// the emulator shares no wire code with the client, so the two cannot silently agree on a wrong
+/// wire format.
 struct OrgJSONParser {
     /// Where and why a document is not valid JSON.
     struct Failure: Error {

@@ -6,6 +6,9 @@ import Foundation
 /// `double` otherwise, so `10` and `10.0` round-trip. Objects keep their key order (``OrgJSONObject``),
 /// and encoding is deterministic.
 ///
+/// It is not JSONCore's `JSONValue` on purpose: the emulator shares no wire code with the client,
+/// so the two cannot silently agree on a wrong wire format.
+///
 /// ```swift
 /// let body = try OrgJSONValue.decode(requestBytes)   // throws OrgError JSON_PARSER_ERROR
 /// guard case .object(let fields) = body else { … }

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Every message of the module, built in one place so wording stays consistent. Messages name the
 /// request by method and path (never the query string, which may carry values) and never include
 /// the access token.
@@ -30,10 +32,10 @@ extension OrgClientError {
         OrgClientError(code: .invalidArgument, message: message)
     }
 
-    static func malformedJSON(_ error: JSONReader.SyntaxError, context: String) -> OrgClientError {
+    static func malformedJSON(_ error: JSONSyntaxError, context: String) -> OrgClientError {
         OrgClientError(
             code: .invalidResponse,
-            message: "the org sent \(context) that is not valid JSON: \(error.reason) at byte \(error.offset)",
+            message: "the org sent \(context) that is not valid JSON at byte \(error.offset): \(error.message)",
             underlying: error
         )
     }

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// One page of a SOQL query or queryAll: the counters the engine pages with, and the raw JSON.
 ///
 /// The ``body`` is the complete response object (`{"totalSize", "done", "nextRecordsUrl",
@@ -37,8 +39,7 @@ public struct QueryPage: Sendable, Hashable {
             var isDone: Bool?
             var nextRecordsURL: String?
             do {
-                reader.skipWhitespace()
-                guard reader.peek() == UInt8(ascii: "{") else {
+                guard reader.peekByte() == UInt8(ascii: "{") else {
                     throw OrgClientError.queryPageShape(missing: nil)
                 }
                 try reader.readObject { reader, key in
@@ -53,7 +54,7 @@ public struct QueryPage: Sendable, Hashable {
                         try reader.skipValue()
                     }
                 }
-            } catch let error as JSONReader.SyntaxError {
+            } catch let error as JSONSyntaxError {
                 throw OrgClientError.malformedJSON(error, context: "a query page")
             }
             return (totalSize, isDone, nextRecordsURL)

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Reads the members of one object of the positioned tree, reporting missing keys, wrong
 /// types and (at the end) unknown keys to the load's diagnostics.
 ///

@@ -1,8 +1,10 @@
-/// "Did you mean" suggestions for misspelt keys and enumeration values.
-enum Suggestion {
+/// "Did you mean" suggestions for misspelt keys, enumeration values and names: the one rule of
+/// the package (config diagnostics, `plan --only`, unknown dependencies).
+package enum Suggestion {
     /// The candidate closest to `word`: equal ignoring case, or within an edit distance of
-    /// about a third of its length (at least 1, at most 3). `nil` when nothing is close.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    /// about a third of its length (at least 1, at most 3). `nil` when nothing is close; ties go
+    /// to the earlier candidate.
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         if let exact = candidates.first(where: { $0.lowercased() == word.lowercased() }) { return exact }
         let limit = min(3, max(1, word.count / 3))
         var best: (candidate: String, distance: Int)?
@@ -14,7 +16,7 @@ enum Suggestion {
     }
 
     /// Levenshtein distance over characters.
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    package static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let left = Array(lhs)
         let right = Array(rhs)
         guard !left.isEmpty else { return right.count }

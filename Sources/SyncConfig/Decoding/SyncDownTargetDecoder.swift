@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Decodes a sync down target by its `type`.
 struct SyncDownTargetDecoder {
     let context: DecodingContext

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Decodes a sync up target: picks the kind from `iOSImpl` / `androidImpl` / `type` (they must
 /// agree), collection when none is given, then reads the kind's keys.
 struct SyncUpTargetDecoder {

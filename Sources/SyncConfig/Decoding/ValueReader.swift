@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Typed reads of single tree nodes, with YAML plain scalars typed by what is expected.
 enum ValueReader {
     /// Whether a scalar is null (JSON `null`, or a YAML plain `null` / `~` / empty).

@@ -15,6 +15,44 @@ enum ConfigMessages {
         "duplicate key '\(key)'; it is already set on line \(firstLine)"
     }
 
+    static func tooDeep(limit: Int) -> String {
+        "objects and arrays are nested more than \(limit) levels deep here; a config needs a few levels, "
+            + "flatten the file"
+    }
+
+    static func tooManyNodes(limit: Int, aliases: Bool) -> String {
+        if aliases {
+            return "the document holds more than \(grouped(limit)) values once its aliases are expanded "
+                + "(each alias repeats its anchor); remove the aliases that multiply it"
+        }
+        return "the file holds more than \(grouped(limit)) values; split it or remove what the syncs do not need"
+    }
+
+    static func fileTooLarge(bytes: Int, limit: Int) -> String {
+        "the file is \(mebibytes(bytes)) MiB; config files are limited to \(limit / (1024 * 1024)) MiB"
+    }
+
+    static func expandsTooLarge(limit: Int) -> String {
+        "the document's aliases expand to more than \(limit / (1024 * 1024)) MiB of text; "
+            + "remove the aliases that multiply it"
+    }
+
+    /// The number with a comma every three digits: `100,000`.
+    private static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return text
+    }
+
+    private static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + 512 * 1024) / (1024 * 1024)
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     static let yamlSeveralDocuments =
         "the file holds more than one YAML document; keep one (remove the '---' separator)"
 

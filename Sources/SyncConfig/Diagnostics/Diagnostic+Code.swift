@@ -30,6 +30,12 @@ extension Diagnostic {
         public static let syntax = Code(rawValue: "syntax")
         /// The same key appears twice in one object.
         public static let duplicateKey = Code(rawValue: "duplicate-key")
+        /// Objects and arrays nested more than 512 levels deep.
+        public static let tooDeep = Code(rawValue: "too-deep")
+        /// More than 100,000 values, YAML aliases counted as copies of their anchor.
+        public static let tooManyNodes = Code(rawValue: "too-many-nodes")
+        /// A file over 16 MiB (or YAML whose aliases expand to more than 16 MiB of text).
+        public static let fileTooLarge = Code(rawValue: "file-too-large")
 
         // Shape.
         /// A value has the wrong JSON type (string where an array is expected, …).

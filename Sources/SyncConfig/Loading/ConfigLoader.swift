@@ -71,13 +71,21 @@ public struct ConfigLoader: Sendable {
 
     /// Reads and parses one file into the positioned tree; syntax problems become diagnostics.
     private func parse(_ url: URL, file: String, log: DiagnosticLog) throws -> ConfigNode? {
+        let context = DecodingContext(file: file, log: log)
+        // Checked before reading, so a huge file is never loaded into memory.
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        if size > ConfigLimits.maximumBytes {
+            context.error(
+                .fileTooLarge, at: TextPosition(line: 1, column: 1), path: .root,
+                ConfigMessages.fileTooLarge(bytes: size, limit: ConfigLimits.maximumBytes))
+            return nil
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw SyncConfigError.unreadable(file, underlying: error)
         }
-        let context = DecodingContext(file: file, log: log)
         let bytes = [UInt8](data)
         if let invalid = Self.firstInvalidUTF8(bytes) {
             context.error(.encoding, at: invalid, path: .root, ConfigMessages.notUTF8)

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A `briefcase` sync down target: the records the server's priming-record API selects, for
 /// several object types, each stored in its own soup.
 ///

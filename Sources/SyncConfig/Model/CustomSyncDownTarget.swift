@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A `custom` sync down target, implemented by a plug-in registered under its class name.
 ///
 /// Keys:

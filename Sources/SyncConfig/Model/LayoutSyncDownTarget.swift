@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A `layout` sync down target: fetches a record layout description.
 ///
 /// Keys:

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// An `mru` (most recently used) sync down target.
 ///
 /// Keys:

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A `metadata` sync down target: fetches an object's describe.
 ///
 /// Keys:

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A `parent_children` sync down target: parents with their children in one nested query.
 ///
 /// Keys:

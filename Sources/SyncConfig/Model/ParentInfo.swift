@@ -1,3 +1,5 @@
+import JSONCore
+
 /// The `parent` object of a `parent_children` target (sync down or sync up).
 ///
 /// Keys:

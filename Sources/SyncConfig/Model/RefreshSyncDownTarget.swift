@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A `refresh` sync down target: re-reads the records already in a soup.
 ///
 /// Keys:

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A `soql` sync down target.
 ///
 /// Keys:

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A `sosl` sync down target.
 ///
 /// Keys:

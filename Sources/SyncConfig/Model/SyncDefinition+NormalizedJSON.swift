@@ -1,3 +1,5 @@
+import JSONCore
+
 /// The JSON form of a definition as MobileSync persists it (sync-semantics §1.5, §3.2), so a
 /// definition written by syncrun can be read by an SDK app, and read back by syncrun unchanged.
 extension SyncDefinition {

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// One named sync of a syncs config.
 ///
 /// Keys:

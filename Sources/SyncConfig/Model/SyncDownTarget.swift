@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A sync down target, chosen by its `type` key (`soql`, `sosl`, `mru`, `refresh`,
 /// `parent_children`, `briefcase`, `layout`, `metadata`, `custom`).
 ///

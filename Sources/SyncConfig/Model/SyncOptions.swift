@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A sync's `options` object.
 ///
 /// Keys:

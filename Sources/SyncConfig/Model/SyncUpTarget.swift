@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A sync up target. The kind comes from the impl names (`iOSImpl` / `androidImpl`, mapped
 /// through ``TargetImplRegistry``) or the product's `type`; without either it is
 /// ``SyncUpTargetKind/collection``.

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A line and column in one file (1-based; columns in Unicode scalars).
 struct TextPosition: Sendable, Hashable, Comparable {
     var line: Int

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A path into a config document, rendered as `syncs[2].target.query`.
 struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
     enum Component: Sendable, Hashable {

@@ -23,9 +23,10 @@ struct YAMLSourceParser {
     /// - Throws: ``SourceSyntaxError`` for text that is not YAML, several documents, an empty
     ///   file or duplicate keys (which Yams refuses before building the tree).
     mutating func parseDocument() throws(SourceSyntaxError) -> ConfigNode {
+        let parser: Parser
         let root: Node?
         do {
-            let parser = try Parser(yaml: text, resolver: .basic, constructor: .default, encoding: .utf8)
+            parser = try Parser(yaml: text, resolver: .basic, constructor: .default, encoding: .utf8)
             root = try parser.singleRoot()
         } catch let error as YamlError {
             throw syntaxError(from: error)
@@ -36,7 +37,85 @@ struct YAMLSourceParser {
             throw SourceSyntaxError(
                 position: TextPosition(line: 1, column: 1), message: "the file is empty; expected a YAML mapping")
         }
+        // Yams shares an anchored node among its aliases; the parser owns the anchors that tell
+        // them apart, so it must live until the tree has been measured.
+        try withExtendedLifetime(parser) { () throws(SourceSyntaxError) in
+            var measure = ExpansionMeasure()
+            _ = try measure.measure(root, depth: 1)
+        }
         return convert(root, path: .root)
+    }
+
+    // MARK: - Limits
+
+    /// Counts what the tree becomes once aliases are expanded, without expanding them: the size
+    /// of each anchored node is computed once and added again for every alias of it. Throws at
+    /// the first node past a limit of ``ConfigLimits``.
+    private struct ExpansionMeasure {
+        struct Size {
+            var nodes = 0
+            var bytes = 0
+            var height = 0
+        }
+
+        private var seen: [ObjectIdentifier: Size] = [:]
+        private var nodes = 0
+        private var bytes = 0
+
+        mutating func measure(_ node: Node, depth: Int) throws(SourceSyntaxError) -> Int {
+            if let anchor = node.anchor, let size = seen[ObjectIdentifier(anchor)] {
+                nodes += size.nodes
+                bytes += size.bytes
+                try check(node, height: depth + size.height - 1)
+                return size.height
+            }
+            let before = (nodes, bytes)
+            nodes += 1
+            var height = 1
+            switch node {
+            case .scalar(let scalar):
+                bytes += scalar.string.utf8.count
+                try check(node, height: depth)
+            case .sequence(let sequence):
+                try check(node, height: depth)
+                for element in sequence {
+                    height = max(height, 1 + (try measure(element, depth: depth + 1)))
+                }
+            case .mapping(let mapping):
+                try check(node, height: depth)
+                for (key, value) in mapping {
+                    height = max(height, 1 + (try measure(key, depth: depth + 1)))
+                    height = max(height, 1 + (try measure(value, depth: depth + 1)))
+                }
+            case .alias:
+                try check(node, height: depth)
+            }
+            if let anchor = node.anchor {
+                seen[ObjectIdentifier(anchor)] = Size(nodes: nodes - before.0, bytes: bytes - before.1, height: height)
+            }
+            return height
+        }
+
+        private func check(_ node: Node, height: Int) throws(SourceSyntaxError) {
+            let position = node.mark.map { TextPosition(line: $0.line, column: $0.column) }
+                ?? TextPosition(line: 1, column: 1)
+            if height > ConfigLimits.maximumDepth {
+                throw SourceSyntaxError(
+                    position: position, message: ConfigMessages.tooDeep(limit: ConfigLimits.maximumDepth),
+                    code: .tooDeep)
+            }
+            if nodes > ConfigLimits.maximumNodes {
+                throw SourceSyntaxError(
+                    position: position,
+                    message: ConfigMessages.tooManyNodes(limit: ConfigLimits.maximumNodes, aliases: true),
+                    code: .tooManyNodes)
+            }
+            if bytes > ConfigLimits.maximumBytes {
+                throw SourceSyntaxError(
+                    position: position, message: ConfigMessages.expandsTooLarge(limit: ConfigLimits.maximumBytes),
+                    code: .fileTooLarge)
+            }
+        }
     }
 
     // MARK: - Nodes
@@ -197,6 +276,12 @@ struct YAMLSourceParser {
         case .scanner(let context, let problem, let mark, _),
             .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
+            // libyaml stops at 1,000 levels, before the composer could recurse any deeper.
+            if problem.hasPrefix("Maximum nesting level reached") {
+                return SourceSyntaxError(
+                    position: TextPosition(line: mark.line, column: mark.column),
+                    message: ConfigMessages.tooDeep(limit: ConfigLimits.maximumDepth), code: .tooDeep)
+            }
             if problem == "but found another document" {
                 return SourceSyntaxError(
                     position: TextPosition(line: mark.line, column: mark.column),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONCore
 import LocalOrg
 import OrgClient
 
@@ -51,13 +52,18 @@ struct OrgQueryCommand: ParsableCommand {
     }
 
     private func write(_ records: Data, first: inout Bool) throws {
-        guard let array = try JSONSerialization.jsonObject(with: records) as? [Any] else { return }
-        for case var record as [String: Any] in array {
-            if !attributes { record.removeValue(forKey: "attributes") }
-            let line = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
+        let parsed = records.withUnsafeBytes { raw in
+            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self))
+            return Result { () throws(JSONSyntaxError) in try reader.readDocument() }
+        }
+        let value = try parsed.mapError { CLIError("the local org returned records that are not JSON: \($0)") }.get()
+        guard case .array(let array) = value else { return }
+        for case .object(var record) in array {
+            if !attributes { record["attributes"] = nil }
+            let line = JSONValue.object(record).jsonText
             switch format {
-            case .json: StandardStreams.write((first ? "\n  " : ",\n  ") + String(decoding: line, as: UTF8.self))
-            case .jsonl: StandardStreams.write(String(decoding: line, as: UTF8.self) + "\n")
+            case .json: StandardStreams.write((first ? "\n  " : ",\n  ") + line)
+            case .jsonl: StandardStreams.write(line + "\n")
             }
             first = false
         }

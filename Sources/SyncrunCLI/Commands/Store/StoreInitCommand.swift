@@ -63,15 +63,15 @@ struct StoreInitCommand: ParsableCommand {
         if loaded.hasErrors {
             throw CLIError("the store config has \(loaded.errorCount) error(s); nothing was changed")
         }
-        return try (loaded.userStore?.soups ?? []).map { soup in
-            SoupSpec(
-                name: soup.name,
-                indexes: try soup.indexes.map { index in
-                    guard let type = SoupIndexType(rawValue: index.type.rawValue) else {
-                        throw CLIError("soup '\(soup.name)': unsupported index type '\(index.type.rawValue)'")
-                    }
-                    return IndexSpec(path: index.path, type: type)
-                })
+        return try StoreErrors.converting {
+            try (loaded.userStore?.soups ?? []).map { soup in
+                SoupSpec(
+                    name: soup.name,
+                    indexes: try soup.indexes.map { index in
+                        let type = try SoupIndexType(configName: index.type.rawValue, soup: soup.name)
+                        return IndexSpec(path: index.path, type: type)
+                    })
+            }
         }
     }
 }

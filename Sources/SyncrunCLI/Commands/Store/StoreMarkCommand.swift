@@ -1,5 +1,6 @@
-import Foundation
 import ArgumentParser
+import Foundation
+import JSONCore
 import SoupStore
 
 /// `syncrun store mark SOUP --created|--updated|--deleted`: record local changes as an app would.
@@ -50,7 +51,12 @@ struct StoreMarkCommand: ParsableCommand {
         }
         for assignment in entryAssignments {
             guard case .json(let json) = assignment.value else { continue }
-            if (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)) == nil {
+            var text = json
+            let isJSON = text.withUTF8 { bytes in
+                var reader = JSONReader(bytes: bytes)
+                return (try? reader.validateDocument()) != nil
+            }
+            if !isJSON {
                 throw ValidationError(
                     "--set \(assignment.path):=… needs a JSON value (42, true, null, \"text\"), not '\(json)'")
             }

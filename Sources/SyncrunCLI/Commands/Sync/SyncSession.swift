@@ -122,8 +122,9 @@ struct SyncSession {
         try StoreErrors.converting {
             try soupStore.write { writer in
                 for soup in config.soups where try !writer.reader.hasSoup(soup.name) {
-                    let indexes = soup.indexes.compactMap { index in
-                        IndexSpec.init(path: index.path, type: .init(rawValue: index.type.rawValue) ?? .string)
+                    let indexes = try soup.indexes.map { index in
+                        let type = try SoupIndexType(configName: index.type.rawValue, soup: soup.name)
+                        return IndexSpec(path: index.path, type: type)
                     }
                     try writer.registerSoup(SoupSpec(name: soup.name, indexes: indexes))
                 }

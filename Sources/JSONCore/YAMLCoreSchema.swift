@@ -1,13 +1,14 @@
 /// The YAML 1.2 core schema rules for plain scalars, applied only where the model expects a
-/// number, a boolean or null, so nothing is coerced where a string is expected.
-enum YAMLCoreSchema {
+/// number, a boolean or null, so nothing is coerced where a string is expected. Shared by the
+/// config loader and the local org's schema files (both read YAML as the JSON it transcribes).
+package enum YAMLCoreSchema {
     /// `null`, `Null`, `NULL`, `~` or empty.
-    static func isNull(_ text: String) -> Bool {
+    package static func isNull(_ text: String) -> Bool {
         ["", "~", "null", "Null", "NULL"].contains(text)
     }
 
     /// `true` / `false` in the three spellings the core schema allows.
-    static func bool(_ text: String) -> Bool? {
+    package static func bool(_ text: String) -> Bool? {
         switch text {
         case "true", "True", "TRUE": true
         case "false", "False", "FALSE": false
@@ -16,7 +17,7 @@ enum YAMLCoreSchema {
     }
 
     /// Decimal (`[-+]?[0-9]+`), octal (`0o…`) or hexadecimal (`0x…`) integers.
-    static func integer(_ text: String) -> Int64? {
+    package static func integer(_ text: String) -> Int64? {
         if text.hasPrefix("0o") { return Int64(text.dropFirst(2), radix: 8) }
         if text.hasPrefix("0x") { return Int64(text.dropFirst(2), radix: 16) }
         let digits = text.hasPrefix("+") || text.hasPrefix("-") ? text.dropFirst() : Substring(text)
@@ -25,7 +26,7 @@ enum YAMLCoreSchema {
     }
 
     /// Core-schema floats: `1.5`, `-2e3`, `.inf`, `.nan`.
-    static func float(_ text: String) -> Double? {
+    package static func float(_ text: String) -> Double? {
         switch text {
         case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .infinity
         case "-.inf", "-.Inf", "-.INF": return -.infinity
@@ -40,7 +41,7 @@ enum YAMLCoreSchema {
     }
 
     /// The JSON value of a plain scalar under the core schema (for keys kept verbatim).
-    static func jsonValue(ofPlain text: String) -> JSONValue {
+    package static func jsonValue(ofPlain text: String) -> JSONValue {
         if isNull(text) { return .null }
         if let value = bool(text) { return .bool(value) }
         if let value = integer(text) { return .integer(value) }

@@ -1,0 +1,51 @@
+import JSONCore
+import Testing
+
+struct JSONWriterTests {
+    @Test func theOneEscaperNamesTheShortEscapesAndHexesOtherControls() {
+        let text = "q\"\\\n\r\t\u{08}\u{0C}\u{01}\u{1F}/é😀"
+        #expect(JSONWriter.quoted(text) == #""q\"\\\n\r\t\b\f\u0001\u001f/é😀""#)
+    }
+
+    @Test func compactTextSortsKeysByTheirBytes() {
+        let value: JSONValue = ["b": [1, 2.5, .null, true], "a": "x", "B": [:], "é": 1]
+        #expect(value.jsonText == #"{"B":{},"a":"x","b":[1,2.5,null,true],"é":1}"#)
+        #expect(JSONValue.number(.infinity).jsonText == "null")
+        #expect(JSONValue.number(2).jsonText == "2.0")
+        #expect(JSONValue.number(1e16).jsonText == "1e+16")
+    }
+
+    @Test func prettyTextIndentsByTwoSpaces() {
+        let value: JSONValue = ["k": ["x", [:]], "e": []]
+        #expect(value.jsonText(pretty: true) == "{\n  \"e\": [],\n  \"k\": [\n    \"x\",\n    {}\n  ]\n}")
+    }
+
+    @Test func insertionOrderIsKeptWhenAsked() {
+        let value: JSONValue = ["z": 1, "a": 2]
+        var text = ""
+        value.write(to: &text, options: .init(sortedKeys: false))
+        #expect(text == #"{"z":1,"a":2}"#)
+    }
+
+    @Test func nestedValuesAreWrittenWithTheirBrackets() {
+        // The writer keeps its own stack; a much deeper value could not even be released safely
+        // (Swift frees nested enums recursively), which is why the reader refuses more than 512 levels.
+        var value: JSONValue = .null
+        for _ in 0..<1_000 { value = .array([value]) }
+        let text = value.jsonText
+        #expect(text == String(repeating: "[", count: 1_000) + "null" + String(repeating: "]", count: 1_000))
+        #expect(JSONValue.array([["a": [1, 2]], []]).jsonText == #"[{"a":[1,2]},[]]"#)
+    }
+
+    @Test func textRoundTrips() throws {
+        let value: JSONValue = [
+            "Name": "Ünïcødé 😀\u{08}", "Amount": 12.75, "Count": 3, "Tags": ["a", .null, false],
+        ]
+        var text = value.jsonText
+        let parsed = try text.withUTF8 { bytes in
+            var reader = JSONReader(bytes: bytes)
+            return try reader.readDocument()
+        }
+        #expect(parsed == value)
+    }
+}
