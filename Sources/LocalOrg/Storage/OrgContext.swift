@@ -7,6 +7,8 @@ struct OrgContext: Sendable {
     let configuration: OrgDatabase.Configuration
     let organizationID: String
     let userID: String
+    /// Where new record IDs come from.
+    let idSpace: OrgIDSpace
 
     /// The clock reading in milliseconds since 1970.
     var nowMilliseconds: Int64 { OrgDateTime.milliseconds(configuration.now()) }

@@ -164,7 +164,7 @@ extension OrgWriter {
             }
         }
         try checkIntegrity(values, object: object, ownID: nil, creating: true)
-        let id = OrgRecordID.make(prefix: object.keyPrefix, counter: try OrgMeta.nextIDCounter(db))
+        let id = context.idSpace.id(prefix: object.keyPrefix, counter: try OrgMeta.nextIDCounter(db))
         let audit = try auditValues(given: values, creating: true)
         values.removeAll { Self.auditFields.contains($0.0.name.lowercased()) }
         var columns = ["Id", "IsDeleted"] + audit.map(\.0)
