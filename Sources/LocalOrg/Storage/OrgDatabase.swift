@@ -184,7 +184,9 @@ public final class OrgDatabase: Sendable {
     /// `GET /sobjects/{Type}/describe`: the sObject describe body (§7.2).
     /// - Throws: ``OrgError`` `NOT_FOUND` (404) for an unknown object.
     public func describe(_ object: String, apiVersion: String) throws -> Data {
-        try OrgDescriber(schema: schema, apiVersion: apiVersion).describe(object).encoded()
+        let recordTypeIDs = try read { try $0.recordTypeIDs(of: object) }
+        return try OrgDescriber(schema: schema, apiVersion: apiVersion, recordTypeIDs: recordTypeIDs)
+            .describe(object).encoded()
     }
 
     /// `GET /sobjects/{Type}`: `{"objectDescribe": {…}, "recentItems": […]}` (§8.2).

@@ -29,6 +29,11 @@ enum OrgMigrator {
                     schema: schema, configuration: configuration, organizationID: "", userID: "", idSpace: idSpace
                 )
                 let (organizationID, userID) = try ensureOrgRecords(db, context: context)
+                let orgContext = OrgContext(
+                    schema: schema, configuration: configuration, organizationID: organizationID, userID: userID,
+                    idSpace: idSpace
+                )
+                try OrgWriter(db: db, context: orgContext).syncRecordTypes()
                 return Opened(schema: schema, organizationID: organizationID, userID: userID, idSpace: idSpace)
             }
         } catch let error as OrgError {
