@@ -32,6 +32,26 @@ struct OrgSeedCommandTests {
         }
     }
 
+    @Test func anIDSeedGivesTheSameIDsAndFreshOrgsDiffer() async throws {
+        try await TemporaryDirectory.with { directory in
+            func seededIDs(_ name: String, _ seed: [String]) throws -> String {
+                let data = directory.appendingPathComponent(name).path
+                let seeded = try SyncrunProcess.run(["org", "seed", "--data", data] + seed + [plan])
+                #expect(seeded.status == 0, "\(seeded.stderr)")
+                let soql = "SELECT Id FROM Organization"
+                let organization = try SyncrunProcess.run(["org", "query", "--data", data, soql])
+                let accounts = try SyncrunProcess.run(["org", "query", "--data", data, "SELECT Id FROM Account ORDER BY Id"])
+                #expect(organization.status == 0 && accounts.status == 0, "\(organization.stderr)\(accounts.stderr)")
+                #expect(accounts.stdout.contains("\"001"))
+                return organization.stdout + accounts.stdout
+            }
+            let first = try seededIDs("a", ["--id-seed", "7"])
+            #expect(try seededIDs("b", ["--id-seed", "7"]) == first)
+            #expect(try seededIDs("c", ["--id-seed", "8"]) != first)
+            #expect(try seededIDs("d", []) != first)
+        }
+    }
+
     @Test func unknownReferenceFailsAndWritesNothing() async throws {
         try await TemporaryDirectory.with { directory in
             let records = directory.appendingPathComponent("Contact.json")

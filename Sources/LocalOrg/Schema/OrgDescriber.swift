@@ -5,6 +5,9 @@ import Foundation
 struct OrgDescriber {
     let schema: OrgSchema
     let apiVersion: String
+    /// The IDs of the described object's record types, by developer name (from the org's
+    /// `RecordType` records; the IDs differ between orgs).
+    var recordTypeIDs: [String: String] = [:]
 
     /// `{"encoding", "maxBatchSize", "sobjects": [summary…]}`.
     func describeGlobal() -> OrgJSONValue {
@@ -30,13 +33,46 @@ struct OrgDescriber {
                 .object([
                     "childSObject": .string(relationship.childObject), "field": .string(relationship.field),
                     "relationshipName": relationship.relationshipName.map { .string($0) } ?? .null,
-                    "cascadeDelete": false, "restrictedDelete": false, "deprecatedAndHidden": false,
+                    "cascadeDelete": .bool(relationship.isCascadeDelete),
+                    "restrictedDelete": .bool(relationship.isRestrictedDelete), "deprecatedAndHidden": false,
                 ])
             }
         )
-        json["recordTypeInfos"] = []
+        json["recordTypeInfos"] = .array(recordTypeInfos(object))
         json["urls"] = urls(object, full: true)
         return .object(json)
+    }
+
+    /// The object's record types, then the master record type (the default when no other is).
+    private func recordTypeInfos(_ object: OrgObject) -> [OrgJSONValue] {
+        let defaultName = object.defaultRecordType?.developerName
+        let layouts = "/services/data/v\(apiVersion)/sobjects/\(object.name)/describe/layouts/"
+        func info(developerName: String, name: String, id: String, active: Bool, isDefault: Bool, master: Bool)
+            -> OrgJSONValue
+        {
+            .object([
+                "active": .bool(active), "available": .bool(active), "defaultRecordTypeMapping": .bool(isDefault),
+                "developerName": .string(developerName), "master": .bool(master), "name": .string(name),
+                "recordTypeId": .string(id), "urls": .object(["layout": .string(layouts + id)]),
+            ])
+        }
+        var infos: [OrgJSONValue] = []
+        for recordType in object.recordTypes {
+            guard let id = recordTypeIDs[recordType.developerName] else { continue }
+            infos.append(
+                info(
+                    developerName: recordType.developerName, name: recordType.name, id: id,
+                    active: recordType.isActive, isDefault: recordType.developerName == defaultName, master: false
+                )
+            )
+        }
+        infos.append(
+            info(
+                developerName: "Master", name: "Master", id: OrgRecordType.masterID, active: true,
+                isDefault: defaultName == nil, master: true
+            )
+        )
+        return infos
     }
 
     private func summaryObject(_ object: OrgObject) -> OrgJSONValue { .object(summaryFields(object)) }
@@ -45,9 +81,10 @@ struct OrgDescriber {
         [
             "name": .string(object.name), "label": .string(object.label), "labelPlural": .string(object.labelPlural),
             "keyPrefix": .string(object.keyPrefix), "custom": .bool(object.isCustom),
-            "customSetting": false, "queryable": true, "retrieveable": true, "searchable": .bool(object.nameField != nil),
-            "createable": .bool(object.isWritable), "updateable": .bool(object.isWritable),
-            "deletable": .bool(object.isWritable), "undeletable": .bool(object.isWritable),
+            "customSetting": false, "queryable": .bool(object.isQueryable), "retrieveable": true,
+            "searchable": .bool(object.nameField != nil),
+            "createable": .bool(object.isCreateable), "updateable": .bool(object.isUpdateable),
+            "deletable": .bool(object.isDeletable), "undeletable": .bool(object.isDeletable),
             "replicateable": true, "layoutable": .bool(object.isWritable), "triggerable": .bool(object.isWritable),
             "mergeable": false, "feedEnabled": false, "deprecatedAndHidden": false,
             "urls": urls(object, full: false),
@@ -86,7 +123,8 @@ struct OrgDescriber {
             "caseSensitive": false, "namePointing": .bool(field.referenceTo.count > 1),
             "referenceTo": .array(field.referenceTo.map { .string($0) }),
             "relationshipName": field.relationshipName.map { .string($0) } ?? .null,
-            "relationshipOrder": .null, "cascadeDelete": false, "restrictedDelete": false,
+            "relationshipOrder": field.relationshipOrder.map { .integer(Int64($0)) } ?? .null,
+            "cascadeDelete": .bool(field.isCascadeDelete), "restrictedDelete": .bool(field.isRestrictedDelete),
             "defaultValue": field.defaultValue ?? .null, "deprecatedAndHidden": false,
             "nameField": .bool(field.name == object.nameField?.name),
             "picklistValues": .array(

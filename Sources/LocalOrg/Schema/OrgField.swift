@@ -17,6 +17,15 @@ public struct OrgField: Sendable, Equatable {
     public var relationshipName: String?
     /// For lookups: the child relationship name on the parent (`Contacts`), if subqueries may use it.
     public var childRelationshipName: String?
+    /// For master-detail fields: `0` (the first master) or `1` (the second); `nil` for lookups.
+    public var relationshipOrder: Int?
+    /// For lookups: deleting the parent deletes the records that point at it through this field.
+    public var isCascadeDelete: Bool
+    /// For lookups: a parent cannot be deleted while a live record points at it through this field.
+    public var isRestrictedDelete: Bool
+    /// For cascading lookups: field values (API name → value) of the records that block the parent's
+    /// delete instead of being deleted with it (a closed-won Opportunity: `["IsWon": true]`).
+    public var restrictedDeleteWhen: OrgJSONObject?
     /// Whether the field is an external ID (an upsert key).
     public var isExternalID: Bool
     /// Whether values must be unique among live records.
@@ -39,7 +48,9 @@ public struct OrgField: Sendable, Equatable {
     /// Creates a field; defaults describe an optional, writable standard field.
     public init(
         name: String, label: String? = nil, type: OrgFieldType, length: Int? = nil, referenceTo: [String] = [],
-        relationshipName: String? = nil, childRelationshipName: String? = nil, isExternalID: Bool = false,
+        relationshipName: String? = nil, childRelationshipName: String? = nil, relationshipOrder: Int? = nil,
+        isCascadeDelete: Bool? = nil, isRestrictedDelete: Bool = false, restrictedDeleteWhen: OrgJSONObject? = nil,
+        isExternalID: Bool = false,
         isUnique: Bool = false, isCreateable: Bool = true, isUpdateable: Bool = true, isNillable: Bool = true,
         isDefaultedOnCreate: Bool = false, isCustom: Bool? = nil, picklistValues: [String] = [],
         defaultValue: OrgJSONValue? = nil
@@ -51,6 +62,10 @@ public struct OrgField: Sendable, Equatable {
         self.referenceTo = referenceTo
         self.relationshipName = relationshipName
         self.childRelationshipName = childRelationshipName
+        self.relationshipOrder = relationshipOrder
+        self.isCascadeDelete = isCascadeDelete ?? (relationshipOrder != nil)
+        self.isRestrictedDelete = isRestrictedDelete
+        self.restrictedDeleteWhen = restrictedDeleteWhen
         self.isExternalID = isExternalID
         self.isUnique = isUnique
         self.isCreateable = isCreateable
@@ -62,15 +77,19 @@ public struct OrgField: Sendable, Equatable {
         self.defaultValue = defaultValue
     }
 
+    /// Whether the field is the detail side of a master-detail relationship.
+    public var isMasterDetail: Bool { type == .reference && relationshipOrder != nil }
+
     /// Whether a create body must give a value.
     public var isRequiredOnCreate: Bool { isCreateable && !isNillable && !isDefaultedOnCreate }
 
     /// A read-only system field maintained by the server.
-    static func system(_ name: String, _ type: OrgFieldType, referenceTo: [String] = [], relationshipName: String? = nil)
-        -> OrgField
-    {
+    static func system(
+        _ name: String, _ type: OrgFieldType, referenceTo: [String] = [], relationshipName: String? = nil,
+        label: String? = nil
+    ) -> OrgField {
         OrgField(
-            name: name, type: type, referenceTo: referenceTo, relationshipName: relationshipName,
+            name: name, label: label, type: type, referenceTo: referenceTo, relationshipName: relationshipName,
             isCreateable: false, isUpdateable: false, isNillable: false, isDefaultedOnCreate: true, isCustom: false
         )
     }

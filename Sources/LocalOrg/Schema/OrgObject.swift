@@ -10,8 +10,16 @@ public struct OrgObject: Sendable, Equatable {
     public var keyPrefix: String
     /// Whether the object is custom.
     public var isCustom: Bool
-    /// Whether records can be created, updated and deleted through the API.
-    public var isWritable: Bool
+    /// Whether records can be created through the API (describe's `createable`).
+    public var isCreateable: Bool
+    /// Whether records can be updated through the API (describe's `updateable`).
+    public var isUpdateable: Bool
+    /// Whether records can be deleted through the API (describe's `deletable`).
+    public var isDeletable: Bool
+    /// Whether SOQL may query the object (describe's `queryable`).
+    public var isQueryable: Bool
+    /// The record types besides the master one, in declaration order.
+    public var recordTypes: [OrgRecordType]
     /// The fields in describe order; `Id` first.
     public private(set) var fields: [OrgField]
     private var fieldIndex: [String: Int]
@@ -19,7 +27,7 @@ public struct OrgObject: Sendable, Equatable {
     /// Creates an object. Fields are kept in the given order; lookups ignore case.
     public init(
         name: String, label: String? = nil, labelPlural: String? = nil, keyPrefix: String, isCustom: Bool? = nil,
-        isWritable: Bool = true, fields: [OrgField]
+        isWritable: Bool = true, fields: [OrgField], recordTypes: [OrgRecordType] = []
     ) {
         self.name = name
         let singular = label ?? OrgField.label(for: name)
@@ -27,10 +35,31 @@ public struct OrgObject: Sendable, Equatable {
         self.labelPlural = labelPlural ?? (singular.hasSuffix("y") ? String(singular.dropLast()) + "ies" : singular + "s")
         self.keyPrefix = keyPrefix
         self.isCustom = isCustom ?? name.hasSuffix("__c")
-        self.isWritable = isWritable
+        self.isCreateable = isWritable
+        self.isUpdateable = isWritable
+        self.isDeletable = isWritable
+        self.isQueryable = true
+        self.recordTypes = recordTypes
         self.fields = []
         self.fieldIndex = [:]
         for field in fields { addOrReplace(field) }
+    }
+
+    /// Whether any write is allowed through the API; setting it sets `createable`, `updateable` and
+    /// `deletable` together.
+    public var isWritable: Bool {
+        get { isCreateable || isUpdateable || isDeletable }
+        set {
+            isCreateable = newValue
+            isUpdateable = newValue
+            isDeletable = newValue
+        }
+    }
+
+    /// The record type records created without a `RecordTypeId` get: the one marked default, else
+    /// the first active one; `nil` when the object has none.
+    public var defaultRecordType: OrgRecordType? {
+        recordTypes.first { $0.isDefault && $0.isActive } ?? recordTypes.first { $0.isActive }
     }
 
     /// The field named `name`, ignoring case.
@@ -55,10 +84,13 @@ public struct OrgObject: Sendable, Equatable {
     }
 
     /// The field shown as the record's name (`Name`, or `LastName` where there is no `Name`).
-    var nameField: OrgField? { field(named: "Name") ?? field(named: "Subject") ?? field(named: "CaseNumber") }
+    var nameField: OrgField? { field(named: "Name") ?? field(named: "CaseNumber") ?? field(named: "Subject") }
 
     public static func == (lhs: OrgObject, rhs: OrgObject) -> Bool {
         lhs.name == rhs.name && lhs.label == rhs.label && lhs.labelPlural == rhs.labelPlural
             && lhs.keyPrefix == rhs.keyPrefix && lhs.isCustom == rhs.isCustom && lhs.fields == rhs.fields
+            && lhs.isCreateable == rhs.isCreateable && lhs.isUpdateable == rhs.isUpdateable
+            && lhs.isDeletable == rhs.isDeletable && lhs.isQueryable == rhs.isQueryable
+            && lhs.recordTypes == rhs.recordTypes
     }
 }

@@ -24,6 +24,11 @@ extension OrgSchema {
     /// (required, an object of the schema), `filter` (a SOQL condition, the text after `WHERE`).
     /// A file with `briefcases` replaces the briefcases declared before; see ``OrgBriefcase``.
     ///
+    /// OBJECTs may also set `queryable`, `createable`, `updateable`, `deletable` and `recordTypes`;
+    /// FIELDs `relationshipOrder` (master-detail), `cascadeDelete`, `restrictedDelete` and
+    /// `restrictedDeleteWhen`; `"mode": "exact"` makes the file's objects replace the standard ones.
+    /// docs/local-org.md ("The schema file") has the complete format.
+    ///
     /// The file may be JSON or, with a `.yaml` / `.yml` extension, the same structure in YAML
     /// (YAML 1.2 core schema: quoted scalars stay strings).
     /// - Throws: ``OrgError`` naming the file, object and field at fault.
@@ -48,6 +53,26 @@ extension OrgSchema {
         self = try OrgSchemaCoding.decode(document, base: self, source: source)
     }
 
+    /// The schema as a schema file in exact mode (`"mode": "exact"`, every object, field and record
+    /// type spelled out): pretty-printed JSON with sorted keys and nothing volatile, so the same
+    /// schema always gives the same bytes and the file reads back as an equal schema.
+    public func schemaFileData() -> Data {
+        OrgSchemaCoding.sortedKeys(OrgSchemaCoding.encode(self)).encodedPretty()
+    }
+
+    /// Reads a schema document (the schema file format) given as JSON bytes: merged onto this schema,
+    /// or replacing it for `"mode": "exact"`.
+    /// - Throws: ``OrgError`` naming `source`, the object and field at fault.
+    public func merging(json data: Data, source: String) throws -> OrgSchema {
+        let document: OrgJSONValue
+        do {
+            document = try OrgJSONValue.decode(data)
+        } catch let error as OrgError {
+            throw OrgError.invalidInput("\(source): invalid JSON: \(error.message)")
+        }
+        return try OrgSchemaCoding.decode(document, base: self, source: source)
+    }
+
     /// This schema plus the objects and fields of a schema file at `url` (see ``merge(contentsOf:)``).
     public func merging(contentsOf url: URL) throws -> OrgSchema {
         var schema = self
@@ -59,17 +84,37 @@ extension OrgSchema {
 /// Reads and writes the schema document (the schema file format; the database persists the whole
 /// schema in the same format).
 enum OrgSchemaCoding {
-    private static let objectKeys: Set<String> = ["name", "label", "labelPlural", "keyPrefix", "custom", "writable", "fields"]
+    private static let objectKeys: Set<String> = [
+        "name", "label", "labelPlural", "keyPrefix", "custom", "writable", "fields", "queryable", "createable",
+        "updateable", "deletable", "recordTypes",
+    ]
     private static let fieldKeys: Set<String> = [
         "name", "type", "label", "length", "required", "nillable", "externalId", "unique", "createable", "updateable",
         "defaultedOnCreate", "referenceTo", "relationshipName", "childRelationshipName", "picklistValues",
-        "defaultValue", "custom",
+        "defaultValue", "custom", "relationshipOrder", "cascadeDelete", "restrictedDelete", "restrictedDeleteWhen",
+    ]
+    private static let recordTypeKeys: Set<String> = [
+        "developerName", "name", "active", "default", "namespacePrefix", "description",
     ]
 
+    /// The whole schema as an exact-mode document.
     static func encode(_ schema: OrgSchema) -> OrgJSONValue {
-        var root: OrgJSONObject = ["objects": .array(schema.objects.map(encode))]
+        var root: OrgJSONObject = ["mode": "exact", "objects": .array(schema.objects.map(encode))]
         if !schema.briefcases.isEmpty { root["briefcases"] = .array(schema.briefcases.map(encode)) }
         return .object(root)
+    }
+
+    /// `value` with the keys of every object sorted (arrays keep their order).
+    static func sortedKeys(_ value: OrgJSONValue) -> OrgJSONValue {
+        switch value {
+        case .object(let object):
+            return .object(
+                OrgJSONObject(object.members.sorted { $0.key < $1.key }.map { ($0.key, sortedKeys($0.value)) }))
+        case .array(let elements):
+            return .array(elements.map(sortedKeys))
+        default:
+            return value
+        }
     }
 
     private static func encode(_ briefcase: OrgBriefcase) -> OrgJSONValue {
@@ -85,11 +130,25 @@ enum OrgSchemaCoding {
     }
 
     private static func encode(_ object: OrgObject) -> OrgJSONValue {
-        .object([
+        var json: OrgJSONObject = [
             "name": .string(object.name), "label": .string(object.label), "labelPlural": .string(object.labelPlural),
-            "keyPrefix": .string(object.keyPrefix), "custom": .bool(object.isCustom), "writable": .bool(object.isWritable),
+            "keyPrefix": .string(object.keyPrefix), "custom": .bool(object.isCustom),
+            "queryable": .bool(object.isQueryable), "createable": .bool(object.isCreateable),
+            "updateable": .bool(object.isUpdateable), "deletable": .bool(object.isDeletable),
             "fields": .array(object.fields.map(encode)),
-        ])
+        ]
+        if !object.recordTypes.isEmpty { json["recordTypes"] = .array(object.recordTypes.map(encode)) }
+        return .object(json)
+    }
+
+    private static func encode(_ recordType: OrgRecordType) -> OrgJSONValue {
+        var json: OrgJSONObject = [
+            "developerName": .string(recordType.developerName), "name": .string(recordType.name),
+            "active": .bool(recordType.isActive), "default": .bool(recordType.isDefault),
+        ]
+        if let prefix = recordType.namespacePrefix { json["namespacePrefix"] = .string(prefix) }
+        if let description = recordType.description { json["description"] = .string(description) }
+        return .object(json)
     }
 
     private static func encode(_ field: OrgField) -> OrgJSONValue {
@@ -104,6 +163,10 @@ enum OrgSchemaCoding {
             json["referenceTo"] = .array(field.referenceTo.map { .string($0) })
             json["relationshipName"] = field.relationshipName.map { .string($0) } ?? .null
             json["childRelationshipName"] = field.childRelationshipName.map { .string($0) } ?? .null
+            json["cascadeDelete"] = .bool(field.isCascadeDelete)
+            json["restrictedDelete"] = .bool(field.isRestrictedDelete)
+            if let order = field.relationshipOrder { json["relationshipOrder"] = .integer(Int64(order)) }
+            if let when = field.restrictedDeleteWhen { json["restrictedDeleteWhen"] = .object(when) }
         }
         if !field.picklistValues.isEmpty { json["picklistValues"] = .array(field.picklistValues.map { .string($0) }) }
         if let value = field.defaultValue { json["defaultValue"] = value }
@@ -114,8 +177,18 @@ enum OrgSchemaCoding {
         guard let root = document.objectValue else {
             throw OrgError.invalidInput("\(source): expected an object with an \"objects\" array")
         }
-        if let unknown = root.keys.first(where: { $0 != "objects" && $0 != "briefcases" }) {
-            throw OrgError.invalidInput("\(source): unknown key '\(unknown)'; expected 'objects' and 'briefcases'")
+        if let unknown = root.keys.first(where: { !["objects", "briefcases", "mode"].contains($0) }) {
+            throw OrgError.invalidInput(
+                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects' and 'briefcases'")
+        }
+        let exact: Bool
+        switch root["mode"] {
+        case nil, .string("merge")?: exact = false
+        case .string("exact")?: exact = true
+        default:
+            throw OrgError.invalidInput(
+                "\(source): \"mode\" must be \"merge\" (add to the standard objects, the default) or \"exact\" "
+                    + "(the file's objects replace them)")
         }
         let objects: [OrgJSONValue]
         switch root["objects"] {
@@ -123,15 +196,30 @@ enum OrgSchemaCoding {
         case .array(let array)?: objects = array
         default: throw OrgError.invalidInput("\(source): \"objects\" must be an array")
         }
-        var schema = base
+        var schema = exact ? OrgSchema(objects: []) : base
         for (position, entry) in objects.enumerated() {
             guard let json = entry.objectValue else {
                 throw OrgError.invalidInput("\(source): objects[\(position)] is not an object")
             }
-            let object = try decodeObject(json, schema: schema, where: "\(source): objects[\(position)]")
+            let location = "\(source): objects[\(position)]"
+            if exact, let name = json["name"]?.stringValue, schema.object(named: name) != nil {
+                throw OrgError.invalidInput("\(location): object '\(name)' is declared twice")
+            }
+            let object = try decodeObject(json, schema: schema, exact: exact, where: location)
             schema.addOrReplace(object)
         }
-        try validateReferences(schema, source: source)
+        if exact {
+            // The org itself needs record owners, its own record and record types.
+            for object in OrgSchema.systemObjects where schema.object(named: object.name) == nil {
+                if let other = schema.objects.first(where: { $0.keyPrefix == object.keyPrefix }) {
+                    throw OrgError.invalidInput(
+                        "\(source): object '\(other.name)' uses key prefix '\(object.keyPrefix)', which the local "
+                            + "org needs for '\(object.name)'; declare '\(object.name)' or use another prefix")
+                }
+                schema.addOrReplace(object)
+            }
+        }
+        try validateReferences(schema, allowMissingTargets: exact, source: source)
         if let briefcases = root["briefcases"] {
             schema.briefcases = try decodeBriefcases(briefcases, schema: schema, source: source)
         }
@@ -184,7 +272,9 @@ enum OrgSchemaCoding {
         return briefcases
     }
 
-    private static func decodeObject(_ json: OrgJSONObject, schema: OrgSchema, where location: String) throws -> OrgObject {
+    private static func decodeObject(_ json: OrgJSONObject, schema: OrgSchema, exact: Bool, where location: String)
+        throws -> OrgObject
+    {
         let reader = Reader(json: json, location: location)
         try reader.rejectUnknownKeys(objectKeys)
         let name = try reader.requiredString("name")
@@ -193,6 +283,7 @@ enum OrgSchemaCoding {
         var object: OrgObject
         if let existing = schema.object(named: name) {
             object = existing
+            if let writable = try reader.bool("writable") { object.isWritable = writable }
         } else {
             let isCustom = try reader.bool("custom") ?? name.hasSuffix("__c")
             let prefix = try reader.string("keyPrefix") ?? schema.unusedCustomKeyPrefix()
@@ -202,7 +293,12 @@ enum OrgSchemaCoding {
             if let other = schema.objects.first(where: { $0.keyPrefix == prefix }) {
                 throw OrgError.invalidInput("\(here): keyPrefix '\(prefix)' is already used by '\(other.name)'")
             }
-            let baseFields = isCustom ? OrgSchema.customObjectBaseFields() : OrgSchema.systemFields()
+            // Exact mode: the file's fields, after any system field it leaves out.
+            let declared = Set((try reader.array("fields") ?? []).compactMap { $0.objectValue?["name"]?.stringValue })
+            let baseFields =
+                exact
+                ? OrgSchema.systemFields().filter { !declared.contains($0.name) }
+                : (isCustom ? OrgSchema.customObjectBaseFields() : OrgSchema.systemFields())
             object = OrgObject(
                 name: name, label: try reader.string("label"), labelPlural: try reader.string("labelPlural"),
                 keyPrefix: prefix, isCustom: isCustom, isWritable: try reader.bool("writable") ?? true,
@@ -215,7 +311,58 @@ enum OrgSchemaCoding {
             }
             object.addOrReplace(try decodeField(fieldJSON, object: object, where: "\(here) fields[\(position)]", objectHere: here))
         }
+        if let flag = try reader.bool("queryable") { object.isQueryable = flag }
+        if let flag = try reader.bool("createable") { object.isCreateable = flag }
+        if let flag = try reader.bool("updateable") { object.isUpdateable = flag }
+        if let flag = try reader.bool("deletable") { object.isDeletable = flag }
+        for (position, entry) in (try reader.array("recordTypes") ?? []).enumerated() {
+            let recordTypeHere = "\(here) recordTypes[\(position)]"
+            guard let recordTypeJSON = entry.objectValue else {
+                throw OrgError.invalidInput("\(recordTypeHere) is not an object")
+            }
+            let recordType = try decodeRecordType(recordTypeJSON, where: recordTypeHere)
+            if let index = object.recordTypes.firstIndex(where: {
+                $0.developerName.lowercased() == recordType.developerName.lowercased()
+                    && $0.namespacePrefix == recordType.namespacePrefix
+            }) {
+                object.recordTypes[index] = recordType
+            } else {
+                object.recordTypes.append(recordType)
+            }
+        }
+        if object.recordTypes.filter(\.isDefault).count > 1 {
+            throw OrgError.invalidInput("\(here): more than one record type is marked \"default\"")
+        }
+        if !object.recordTypes.isEmpty, object.field(named: "RecordTypeId") == nil {
+            object.addOrReplace(OrgSchema.recordTypeField())
+        }
+        for field in object.fields {
+            for conditionField in field.restrictedDeleteWhen?.keys ?? [] {
+                // The condition names fields of this (the child) object.
+                guard object.field(named: conditionField) != nil else {
+                    throw OrgError.invalidInput(
+                        "\(here) field '\(field.name)': restrictedDeleteWhen names '\(conditionField)', which is not "
+                            + "a field of '\(object.name)'")
+                }
+            }
+        }
         return object
+    }
+
+    private static func decodeRecordType(_ json: OrgJSONObject, where location: String) throws -> OrgRecordType {
+        let reader = Reader(json: json, location: location)
+        try reader.rejectUnknownKeys(recordTypeKeys)
+        let developerName = try reader.requiredString("developerName")
+        guard isValidName(developerName) else {
+            throw reader.failure("'\(developerName)' is not a valid developer name (letters, digits and '_')")
+        }
+        let name = try reader.string("name")
+        if let name, name.count > 80 { throw reader.failure("\"name\" is longer than 80 characters") }
+        return OrgRecordType(
+            developerName: developerName, name: name, isActive: try reader.bool("active") ?? true,
+            isDefault: try reader.bool("default") ?? false, namespacePrefix: try reader.string("namespacePrefix"),
+            description: try reader.string("description")
+        )
     }
 
     private static func decodeField(_ json: OrgJSONObject, object: OrgObject, where location: String, objectHere: String)
@@ -243,12 +390,26 @@ enum OrgSchemaCoding {
         let defaultRelationship =
             name.hasSuffix("__c") ? String(name.dropLast(3)) + "__r" : (name.hasSuffix("Id") ? String(name.dropLast(2)) : name + "__r")
         let childDefault = object.labelPlural.replacingOccurrences(of: " ", with: "") + (name.hasSuffix("__c") ? "__r" : "")
-        let isNillable = try reader2.bool("nillable") ?? !(try reader2.bool("required") ?? false)
+        let relationshipOrder = try reader2.integer("relationshipOrder")
+        if let relationshipOrder, type != .reference || relationshipOrder > 1 {
+            throw reader2.failure("\"relationshipOrder\" (0 or 1) is for master-detail reference fields")
+        }
+        // A master-detail field is required unless the file says otherwise.
+        let isNillable = try reader2.bool("nillable") ?? !(try reader2.bool("required") ?? (relationshipOrder != nil))
+        var restrictedDeleteWhen: OrgJSONObject?
+        switch json["restrictedDeleteWhen"] {
+        case nil, .null?: break
+        case .object(let condition)? where type == .reference: restrictedDeleteWhen = condition
+        default: throw reader2.failure("\"restrictedDeleteWhen\" must be an object of field values, on a reference")
+        }
         return OrgField(
             name: name, label: try reader2.string("label"), type: type, length: try reader2.integer("length"),
             referenceTo: referenceTo,
             relationshipName: type == .reference ? try reader2.optionalString("relationshipName", default: defaultRelationship) : nil,
             childRelationshipName: type == .reference ? try reader2.optionalString("childRelationshipName", default: childDefault) : nil,
+            relationshipOrder: relationshipOrder, isCascadeDelete: try reader2.bool("cascadeDelete"),
+            isRestrictedDelete: try reader2.bool("restrictedDelete") ?? false,
+            restrictedDeleteWhen: restrictedDeleteWhen,
             isExternalID: try reader2.bool("externalId") ?? false, isUnique: try reader2.bool("unique") ?? false,
             isCreateable: try reader2.bool("createable") ?? true, isUpdateable: try reader2.bool("updateable") ?? true,
             isNillable: isNillable, isDefaultedOnCreate: try reader2.bool("defaultedOnCreate") ?? (json["defaultValue"] != nil),
@@ -258,9 +419,9 @@ enum OrgSchemaCoding {
         )
     }
 
-    private static func validateReferences(_ schema: OrgSchema, source: String) throws {
+    private static func validateReferences(_ schema: OrgSchema, allowMissingTargets: Bool, source: String) throws {
         for object in schema.objects {
-            for field in object.fields {
+            for field in object.fields where !allowMissingTargets {
                 for target in field.referenceTo where schema.object(named: target) == nil {
                     throw OrgError.invalidInput(
                         "\(source): object '\(object.name)' field '\(field.name)': referenceTo names '\(target)', which is not an object of the schema"

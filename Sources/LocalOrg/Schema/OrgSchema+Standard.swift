@@ -1,9 +1,15 @@
 extension OrgSchema {
-    /// The built-in standard objects: Account, Contact, Lead, Opportunity, Case, Task, User and
-    /// Organization, with their usual fields, key prefixes and relationships.
+    /// The built-in standard objects: Account, Contact, Lead, Opportunity, Case, Task, User,
+    /// Organization and RecordType, with their usual fields, labels, key prefixes, relationships and
+    /// the delete rules of a real org: deleting an Account deletes its Contacts and Opportunities and
+    /// is refused while it has Cases or closed-won Opportunities; activities go with their records.
     public static let standard = OrgSchema(objects: [
-        account, contact, lead, opportunity, caseObject, task, user, organization,
+        account, contact, lead, opportunity, caseObject, task, user, organization, recordType,
     ])
+
+    /// The objects the local org itself needs (record owners, its own record, record types), added
+    /// to an exact-mode schema that leaves them out.
+    static let systemObjects = [user, organization, recordType]
 
     /// The fields every object has: `Id`, the audit fields and `IsDeleted`.
     static func systemFields() -> [OrgField] {
@@ -14,9 +20,12 @@ extension OrgSchema {
             ),
             .system("IsDeleted", .boolean),
             .system("CreatedDate", .datetime),
-            .system("CreatedById", .reference, referenceTo: ["User"], relationshipName: "CreatedBy"),
+            .system(
+                "CreatedById", .reference, referenceTo: ["User"], relationshipName: "CreatedBy", label: "Created By ID"),
             .system("LastModifiedDate", .datetime),
-            .system("LastModifiedById", .reference, referenceTo: ["User"], relationshipName: "LastModifiedBy"),
+            .system(
+                "LastModifiedById", .reference, referenceTo: ["User"], relationshipName: "LastModifiedBy",
+                label: "Last Modified By ID"),
             .system("SystemModstamp", .datetime),
         ]
     }
@@ -38,12 +47,15 @@ extension OrgSchema {
         OrgField(name: name, type: .string, length: length, isNillable: !required)
     }
 
+    /// A lookup, labelled as a real org labels it (`AccountId` → `Account ID`).
     private static func lookup(
-        _ name: String, to targets: [String], relationship: String, children: String?
+        _ name: String, to targets: [String], relationship: String, children: String?, cascade: Bool = false,
+        restricted: Bool = false, restrictedWhen: OrgJSONObject? = nil
     ) -> OrgField {
         OrgField(
-            name: name, type: .reference, referenceTo: targets, relationshipName: relationship,
-            childRelationshipName: children
+            name: name, label: OrgField.label(for: name) + " ID", type: .reference, referenceTo: targets,
+            relationshipName: relationship, childRelationshipName: children, isCascadeDelete: cascade,
+            isRestrictedDelete: restricted, restrictedDeleteWhen: restrictedWhen
         )
     }
 
@@ -72,7 +84,7 @@ extension OrgSchema {
         name: "Account", keyPrefix: "001",
         fields: systemFields() + [
             ownerField(),
-            text("Name", required: true),
+            OrgField(name: "Name", label: "Account Name", type: .string, length: 255, isNillable: false),
             text("AccountNumber", 40),
             OrgField(name: "Type", label: "Account Type", type: .picklist),
             OrgField(name: "Industry", type: .picklist),
@@ -98,7 +110,7 @@ extension OrgSchema {
         name: "Contact", keyPrefix: "003",
         fields: systemFields() + [
             ownerField(),
-            lookup("AccountId", to: ["Account"], relationship: "Account", children: "Contacts"),
+            lookup("AccountId", to: ["Account"], relationship: "Account", children: "Contacts", cascade: true),
             OrgField(name: "Salutation", type: .picklist, length: 40),
             text("FirstName", 40),
             text("LastName", 80, required: true),
@@ -146,9 +158,15 @@ extension OrgSchema {
         name: "Opportunity", labelPlural: "Opportunities", keyPrefix: "006",
         fields: systemFields() + [
             ownerField(),
-            lookup("AccountId", to: ["Account"], relationship: "Account", children: "Opportunities"),
+            lookup(
+                "AccountId", to: ["Account"], relationship: "Account", children: "Opportunities", cascade: true,
+                restrictedWhen: ["IsWon": true]
+            ),
             text("Name", 120, required: true),
-            OrgField(name: "StageName", label: "Stage", type: .picklist, isNillable: false),
+            OrgField(
+                name: "StageName", label: "Stage", type: .picklist, isNillable: false,
+                picklistValues: openStages + closedStages
+            ),
             OrgField(name: "CloseDate", type: .date, isNillable: false),
             OrgField(name: "Amount", type: .currency),
             OrgField(name: "Probability", type: .percent),
@@ -165,7 +183,7 @@ extension OrgSchema {
         fields: systemFields() + [
             ownerField(),
             readOnly(OrgField(name: "CaseNumber", type: .string, length: 30)),
-            lookup("AccountId", to: ["Account"], relationship: "Account", children: "Cases"),
+            lookup("AccountId", to: ["Account"], relationship: "Account", children: "Cases", restricted: true),
             lookup("ContactId", to: ["Contact"], relationship: "Contact", children: "Cases"),
             text("Subject"),
             OrgField(name: "Description", type: .textarea),
@@ -178,12 +196,22 @@ extension OrgSchema {
         ]
     )
 
+    /// The open stages of the standard sales process.
+    static let openStages = [
+        "Prospecting", "Qualification", "Needs Analysis", "Value Proposition", "Id. Decision Makers",
+        "Perception Analysis", "Proposal/Price Quote", "Negotiation/Review",
+    ]
+    /// The closed stages: `Closed Won` (closed and won) and `Closed Lost`.
+    static let closedStages = ["Closed Won", "Closed Lost"]
+
     private static let task = OrgObject(
         name: "Task", keyPrefix: "00T",
         fields: systemFields() + [
             ownerField(),
-            lookup("WhoId", to: ["Contact", "Lead"], relationship: "Who", children: "Tasks"),
-            lookup("WhatId", to: ["Account", "Opportunity", "Case"], relationship: "What", children: "Tasks"),
+            lookup("WhoId", to: ["Contact", "Lead"], relationship: "Who", children: "Tasks", cascade: true),
+            lookup(
+                "WhatId", to: ["Account", "Opportunity", "Case"], relationship: "What", children: "Tasks", cascade: true
+            ),
             OrgField(name: "Subject", type: .picklist),
             OrgField(name: "ActivityDate", label: "Due Date Only", type: .date),
             defaulted(OrgField(name: "Status", type: .picklist), "Not Started"),
@@ -224,4 +252,28 @@ extension OrgSchema {
             defaulted(OrgField(name: "TimeZoneSidKey", label: "Time Zone", type: .picklist, length: 40), "GMT"),
         ]
     )
+}
+
+extension OrgSchema {
+    /// `RecordType`: the record types the schema file declares, one record each, read-only through
+    /// the API as record types are metadata on a real org.
+    private static let recordType = OrgObject(
+        name: "RecordType", keyPrefix: "012", isWritable: false,
+        fields: systemFields() + [
+            OrgField(name: "Name", label: "Record Type Label", type: .string, length: 80, isNillable: false),
+            OrgField(name: "DeveloperName", label: "Record Type Name", type: .string, length: 80, isNillable: false),
+            OrgField(name: "NamespacePrefix", label: "Namespace Prefix", type: .string, length: 15),
+            OrgField(name: "Description", type: .string, length: 255),
+            OrgField(name: "SobjectType", label: "SObject Type Name", type: .picklist, length: 40, isNillable: false),
+            defaulted(OrgField(name: "IsActive", label: "Active", type: .boolean), true),
+        ]
+    )
+
+    /// The `RecordTypeId` field an object with record types gets.
+    static func recordTypeField() -> OrgField {
+        OrgField(
+            name: "RecordTypeId", label: "Record Type ID", type: .reference, referenceTo: ["RecordType"],
+            relationshipName: "RecordType", isDefaultedOnCreate: true, isCustom: false
+        )
+    }
 }

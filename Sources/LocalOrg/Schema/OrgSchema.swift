@@ -51,7 +51,9 @@ public struct OrgSchema: Sendable, Equatable {
             for field in child.fields where field.referenceTo.contains(where: { $0.lowercased() == target }) {
                 result.append(
                     OrgChildRelationship(
-                        childObject: child.name, field: field.name, relationshipName: field.childRelationshipName
+                        childObject: child.name, field: field.name, relationshipName: field.childRelationshipName,
+                        isCascadeDelete: field.isCascadeDelete,
+                        isRestrictedDelete: field.isRestrictedDelete
                     )
                 )
             }
@@ -88,4 +90,8 @@ public struct OrgChildRelationship: Sendable, Equatable {
     public var field: String
     /// The name a subquery uses (`Contacts`); `nil` when the relationship cannot be queried.
     public var relationshipName: String?
+    /// Whether deleting the parent deletes the children.
+    public var isCascadeDelete: Bool = false
+    /// Whether (some) children block the parent's delete.
+    public var isRestrictedDelete: Bool = false
 }

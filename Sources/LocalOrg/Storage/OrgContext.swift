@@ -7,6 +7,8 @@ struct OrgContext: Sendable {
     let configuration: OrgDatabase.Configuration
     let organizationID: String
     let userID: String
+    /// Where new record IDs come from.
+    let idSpace: OrgIDSpace
 
     /// The clock reading in milliseconds since 1970.
     var nowMilliseconds: Int64 { OrgDateTime.milliseconds(configuration.now()) }
@@ -19,9 +21,9 @@ struct OrgContext: Sendable {
     }
 
     /// The object named in a query's FROM.
-    /// - Throws: ``OrgError`` `INVALID_TYPE` (400).
+    /// - Throws: ``OrgError`` `INVALID_TYPE` (400) for an unknown or non-queryable object.
     func queryObject(_ name: String) throws -> OrgObject {
-        guard let object = schema.object(named: name) else { throw OrgError.invalidType(name) }
+        guard let object = schema.object(named: name), object.isQueryable else { throw OrgError.invalidType(name) }
         return object
     }
 }

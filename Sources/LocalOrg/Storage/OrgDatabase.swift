@@ -23,15 +23,20 @@ public final class OrgDatabase: Sendable {
         public var timeZone: TimeZone
         /// How long query locators stay valid. Default: 2 days, as on Salesforce.
         public var locatorLifetime: TimeInterval
+        /// Seeds the ID space a new org draws (its pod and numbering start, hence its organization
+        /// ID and every record ID), so a test gets the same IDs on every run. `nil` (the default)
+        /// draws at random. Ignored when the database already exists: its ID space is stored.
+        public var idSeed: UInt64?
 
         /// Creates a configuration.
         public init(
             now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
-            locatorLifetime: TimeInterval = 2 * 24 * 3600
+            locatorLifetime: TimeInterval = 2 * 24 * 3600, idSeed: UInt64? = nil
         ) {
             self.now = now
             self.timeZone = timeZone
             self.locatorLifetime = locatorLifetime
+            self.idSeed = idSeed
         }
     }
 
@@ -66,7 +71,7 @@ public final class OrgDatabase: Sendable {
         self.directory = directory
         self.configuration = configuration
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try OrgDataFiles.prepare(directory: directory, databaseName: Self.fileName)
             var config = GRDB.Configuration()
             config.busyMode = .timeout(30)
             config.prepareDatabase { db in
@@ -82,7 +87,7 @@ public final class OrgDatabase: Sendable {
         self.userID = opened.userID
         self.context = OrgContext(
             schema: opened.schema, configuration: configuration, organizationID: opened.organizationID,
-            userID: opened.userID
+            userID: opened.userID, idSpace: opened.idSpace
         )
     }
 
@@ -179,7 +184,9 @@ public final class OrgDatabase: Sendable {
     /// `GET /sobjects/{Type}/describe`: the sObject describe body (§7.2).
     /// - Throws: ``OrgError`` `NOT_FOUND` (404) for an unknown object.
     public func describe(_ object: String, apiVersion: String) throws -> Data {
-        try OrgDescriber(schema: schema, apiVersion: apiVersion).describe(object).encoded()
+        let recordTypeIDs = try read { try $0.recordTypeIDs(of: object) }
+        return try OrgDescriber(schema: schema, apiVersion: apiVersion, recordTypeIDs: recordTypeIDs)
+            .describe(object).encoded()
     }
 
     /// `GET /sobjects/{Type}`: `{"objectDescribe": {…}, "recentItems": […]}` (§8.2).

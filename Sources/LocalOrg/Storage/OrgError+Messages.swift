@@ -167,11 +167,29 @@ extension OrgError {
         )
     }
 
-    static func wrongReferenceType(field: String, id: String, expected: [String]) -> OrgError {
+    static func wrongReferenceType(field: String, label: String, id: String) -> OrgError {
+        OrgError(
+            status: 400, code: .invalidCrossReferenceKey, message: "\(label): id value of incorrect type: \(id)",
+            fields: [field]
+        )
+    }
+
+    static func invalidRecordType(field: String, label: String, id: String) -> OrgError {
         OrgError(
             status: 400, code: .invalidCrossReferenceKey,
-            message: "\(field): id value of incorrect type: \(id) (expected \(expected.joined(separator: " or ")))",
-            fields: [field]
+            message: "\(label): this ID value isn't valid for the user: \(id)", fields: [field]
+        )
+    }
+
+    static func referenceIsDeleted(field: String, id: String) -> OrgError {
+        OrgError(status: 400, code: .entityIsDeleted, message: "entity is deleted", fields: [field])
+    }
+
+    static func deleteFailed(record: String, related: String, names: [String]) -> OrgError {
+        OrgError(
+            status: 400, code: .deleteFailed,
+            message: "Your attempt to delete \(record) could not be completed because it is associated with the "
+                + "following \(related).: \(names.joined(separator: ", "))"
         )
     }
 

@@ -47,6 +47,8 @@ public struct OrgError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidEmailAddress = Code("INVALID_EMAIL_ADDRESS")
         /// A lookup points to a missing record or a record of the wrong type.
         public static let invalidCrossReferenceKey = Code("INVALID_CROSS_REFERENCE_KEY")
+        /// A delete refused because related records restrict it (an Account with Cases).
+        public static let deleteFailed = Code("DELETE_FAILED")
         /// A record ID that is not 15 or 18 alphanumeric characters.
         public static let malformedID = Code("MALFORMED_ID")
         /// A value that cannot be read as the field's type, or a malformed request body.

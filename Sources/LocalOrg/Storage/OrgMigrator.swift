@@ -8,6 +8,7 @@ enum OrgMigrator {
         var schema: OrgSchema
         var organizationID: String
         var userID: String
+        var idSpace: OrgIDSpace
     }
 
     static func open(_ pool: DatabasePool, schema requested: OrgSchema?, configuration: OrgDatabase.Configuration)
@@ -23,11 +24,17 @@ enum OrgMigrator {
                 if requested != nil || stored == nil {
                     try OrgMeta.setText(OrgSchemaCoding.encode(schema).jsonText, for: .schema, db)
                 }
+                let idSpace = try ensureIDSpace(db, seed: configuration.idSeed)
                 let context = OrgContext(
-                    schema: schema, configuration: configuration, organizationID: "", userID: ""
+                    schema: schema, configuration: configuration, organizationID: "", userID: "", idSpace: idSpace
                 )
                 let (organizationID, userID) = try ensureOrgRecords(db, context: context)
-                return Opened(schema: schema, organizationID: organizationID, userID: userID)
+                let orgContext = OrgContext(
+                    schema: schema, configuration: configuration, organizationID: organizationID, userID: userID,
+                    idSpace: idSpace
+                )
+                try OrgWriter(db: db, context: orgContext).syncRecordTypes()
+                return Opened(schema: schema, organizationID: organizationID, userID: userID, idSpace: idSpace)
             }
         } catch let error as OrgError {
             throw error
@@ -109,6 +116,31 @@ enum OrgMigrator {
         OrgSQL.identifier(field.name) + " " + field.type.columnDeclaration
     }
 
+    /// The stored ID space; a new org draws one (from `seed` when given), an org created before ID
+    /// spaces existed keeps the `Lo` counter IDs it already handed out.
+    private static func ensureIDSpace(_ db: Database, seed: UInt64?) throws -> OrgIDSpace {
+        if let text = try OrgMeta.text(for: .idSpace, db) {
+            guard let space = OrgIDSpace(stored: text) else {
+                throw OrgError.invalidInput(
+                    "the local org database holds an unreadable ID space '\(text)'; use a new data directory"
+                )
+            }
+            return space
+        }
+        let space: OrgIDSpace
+        if try OrgMeta.text(for: .organizationID, db) != nil {
+            space = .legacy
+        } else if let seed {
+            var generator = SeededRandomNumberGenerator(seed: seed)
+            space = .random(using: &generator)
+        } else {
+            var generator = SystemRandomNumberGenerator()
+            space = .random(using: &generator)
+        }
+        try OrgMeta.setText(space.stored, for: .idSpace, db)
+        return space
+    }
+
     private static func ensureOrgRecords(_ db: Database, context: OrgContext) throws -> (String, String) {
         if let organizationID = try OrgMeta.text(for: .organizationID, db), let userID = try OrgMeta.text(for: .userID, db) {
             return (organizationID, userID)
@@ -148,7 +180,7 @@ enum OrgMigrator {
 /// The `_org_meta` key-value table: persisted schema, org IDs, the monotonic clock and the ID counter.
 enum OrgMeta {
     enum Key: String {
-        case schema, organizationID, userID, clock, ids
+        case schema, organizationID, userID, clock, ids, idSpace
     }
 
     static func text(for key: Key, _ db: Database) throws -> String? {

@@ -117,7 +117,7 @@ extension OrgWriter {
         let missing = values.filter { $0.1.isNull && !$0.0.isNillable && $0.0.type != .boolean }.map(\.0.name)
         if !missing.isEmpty { throw OrgError.requiredFieldsMissing(missing) }
         for (field, value) in values where field.type == .reference {
-            if case .string(let id) = value.storage { try checkReference(field, id: id) }
+            if case .string(let id) = value.storage { try checkReference(field, id: id, object: object) }
         }
         for (field, value) in values where field.isUnique && !value.isNull {
             let clash = try String.fetchOne(
@@ -132,24 +132,32 @@ extension OrgWriter {
         }
     }
 
-    private func checkReference(_ field: OrgField, id: String) throws {
+    /// Checks a lookup value: a record of a type the field points to, alive (`ENTITY_IS_DELETED` when
+    /// it is in the Recycle Bin, `INVALID_CROSS_REFERENCE_KEY` when it never existed); a
+    /// `RecordTypeId` must name an active record type of `object`.
+    private func checkReference(_ field: OrgField, id: String, object: OrgObject) throws {
+        if field.referenceTo.count == 1, field.referenceTo[0] == "RecordType", field.name == "RecordTypeId" {
+            return try checkRecordType(field, id: id, object: object)
+        }
         guard let target = context.schema.object(forID: id) else {
             throw OrgError.invalidCrossReference(field: field.name, id: id)
         }
         guard field.referenceTo.contains(where: { $0.lowercased() == target.name.lowercased() }) else {
-            throw OrgError.wrongReferenceType(field: field.name, id: id, expected: field.referenceTo)
+            throw OrgError.wrongReferenceType(field: field.name, label: field.label, id: id)
         }
         let statement = try db.cachedStatement(
-            sql: "SELECT EXISTS (SELECT 1 FROM \(OrgSQL.identifier(target.name)) WHERE \"Id\" = ? AND \"IsDeleted\" = 0)"
+            sql: "SELECT \"IsDeleted\" FROM \(OrgSQL.identifier(target.name)) WHERE \"Id\" = ?"
         )
-        let exists = try Bool.fetchOne(statement, arguments: [id])
-        if exists != true { throw OrgError.invalidCrossReference(field: field.name, id: id) }
+        guard let isDeleted = try Int64.fetchOne(statement, arguments: [id]) else {
+            throw OrgError.invalidCrossReference(field: field.name, id: id)
+        }
+        if isDeleted != 0 { throw OrgError.referenceIsDeleted(field: field.name, id: id) }
     }
 
     /// Inserts a record after validation; returns the new ID.
     func insert(_ objectName: String, fields: OrgJSONObject, mode: Mode) throws -> String {
         let object = try context.recordObject(objectName)
-        if mode == .api, !object.isWritable { throw OrgError.objectNotWritable(object.name) }
+        if mode == .api, !object.isCreateable { throw OrgError.objectNotWritable(object.name) }
         var values = try self.values(of: fields, for: object, creating: true, mode: mode, ownID: nil)
         let given = Set(values.map { $0.0.name })
         for field in object.fields where !given.contains(field.name) && field.type != .id {
@@ -157,6 +165,8 @@ extension OrgWriter {
                 values.append((field, try OrgValueCoercion.databaseValue(value, for: field)))
             } else if field.name == "OwnerId", !context.userID.isEmpty {
                 values.append((field, context.userID.databaseValue))
+            } else if field.name == "RecordTypeId", let recordTypeID = try defaultRecordTypeID(object) {
+                values.append((field, recordTypeID.databaseValue))
             } else if field.type == .boolean, field.name != "IsDeleted" {
                 values.append((field, 0.databaseValue))
             } else if field.isRequiredOnCreate {
@@ -164,7 +174,7 @@ extension OrgWriter {
             }
         }
         try checkIntegrity(values, object: object, ownID: nil, creating: true)
-        let id = OrgRecordID.make(prefix: object.keyPrefix, counter: try OrgMeta.nextIDCounter(db))
+        let id = context.idSpace.id(prefix: object.keyPrefix, counter: try OrgMeta.nextIDCounter(db))
         let audit = try auditValues(given: values, creating: true)
         values.removeAll { Self.auditFields.contains($0.0.name.lowercased()) }
         var columns = ["Id", "IsDeleted"] + audit.map(\.0)
@@ -186,7 +196,7 @@ extension OrgWriter {
 
     /// Applies an update body to a live row.
     func applyUpdate(_ object: OrgObject, row: StoredRow, fields: OrgJSONObject, mode: Mode) throws {
-        if mode == .api, !object.isWritable { throw OrgError.objectNotWritable(object.name) }
+        if mode == .api, !object.isUpdateable { throw OrgError.objectNotWritable(object.name) }
         var values = try self.values(of: fields, for: object, creating: false, mode: mode, ownID: row.id)
         try checkIntegrity(values, object: object, ownID: row.id, creating: false)
         let audit = try auditValues(given: values, creating: false)
@@ -246,6 +256,18 @@ extension OrgWriter {
                 arguments: [rowID]
             )
         }
+        if object.field(named: "StageName") != nil, let won = object.field(named: "IsWon"), !won.isCreateable,
+            let closed = object.field(named: "IsClosed"), !closed.isCreateable
+        {
+            // The stage decides, as a real org's OpportunityStage records do.
+            try db.execute(
+                sql: """
+                    UPDATE \(table) SET "IsWon" = ("StageName" = ?),
+                    "IsClosed" = ("StageName" IN (SELECT value FROM json_each(?))) WHERE rowid = ?
+                    """,
+                arguments: [OrgSchema.closedStages[0], Self.jsonList(OrgSchema.closedStages), rowID]
+            )
+        }
         if let number = object.field(named: "CaseNumber"), !number.isCreateable {
             try db.execute(
                 sql: "UPDATE \(table) SET \"CaseNumber\" = printf('%08d', rowid) WHERE rowid = ? AND \"CaseNumber\" IS NULL",
@@ -256,7 +278,7 @@ extension OrgWriter {
 
     /// Records a view or change for the recent-items lists.
     func markRecent(_ object: OrgObject, id: String) throws {
-        guard object.name != "Organization" else { return }
+        guard object.name != "Organization", object.name != "RecordType" else { return }
         try db.execute(
             sql: "INSERT OR REPLACE INTO _org_recent (id, object, at) VALUES (?, ?, (SELECT coalesce(max(at), 0) + 1 FROM _org_recent))",
             arguments: [id, object.name]

@@ -65,20 +65,16 @@ public final class OrgWriter {
     }
 
     /// Moves a record to the Recycle Bin (`IsDeleted = true`); it stays visible to `queryAll`.
-    /// - Throws: ``OrgError`` `NOT_FOUND` or `ENTITY_IS_DELETED` (404).
+    ///
+    /// The records that cascade from it go too (details of a master, an Account's Contacts and
+    /// Opportunities, activities); a record something restricts (an Account with Cases) is refused
+    /// and nothing is deleted.
+    /// - Throws: ``OrgError`` `NOT_FOUND` or `ENTITY_IS_DELETED` (404), `DELETE_FAILED` (400).
     public func delete(_ object: String, id: String) throws {
         let type = try context.recordObject(object)
         let row = try liveRow(type, id: id)
-        guard type.isWritable else { throw OrgError.objectNotWritable(type.name) }
-        let stamp = try OrgMeta.nextStamp(now: context.nowMilliseconds, db)
-        try db.execute(
-            sql: """
-                UPDATE \(OrgSQL.identifier(type.name)) SET "IsDeleted" = 1, "LastModifiedDate" = ?,
-                "SystemModstamp" = ?, "LastModifiedById" = ? WHERE rowid = ?
-                """,
-            arguments: [stamp, stamp, context.userID, row.rowID]
-        )
-        try db.execute(sql: "DELETE FROM _org_recent WHERE id = ?", arguments: [row.id])
+        guard type.isDeletable else { throw OrgError.objectNotWritable(type.name) }
+        try deleteCascading(type, row: row)
     }
 
     /// Deletes the record with this ID, whatever its object (sObject Collections delete).

@@ -39,7 +39,7 @@ struct OrgWriterTests {
         ),
         (
             "Account", ["Name": .string(String(repeating: "x", count: 256))], 400, "STRING_TOO_LONG",
-            "Name: data value too large (max length=255)", ["Name"]
+            "Account Name: data value too large (max length=255)", ["Name"]
         ),
         ("Contact", ["LastName": "A", "Email": "nope"], 400, "INVALID_EMAIL_ADDRESS", "Email: invalid email address", ["Email"]),
         ("Contact", ["LastName": "A", "AccountId": "xyz"], 400, "MALFORMED_ID", "AccountId: invalid ID value 'xyz'", ["AccountId"]),
@@ -74,7 +74,7 @@ struct OrgWriterTests {
                 try org.write { try $0.create("Contact", fields: ["LastName": "X", "AccountId": .string(contact)]) }
             }
             #expect(error.errorCode == "INVALID_CROSS_REFERENCE_KEY")
-            #expect(error.message == "AccountId: id value of incorrect type: \(contact) (expected Account)")
+            #expect(error.message == "Account ID: id value of incorrect type: \(contact)")
         }
     }
 

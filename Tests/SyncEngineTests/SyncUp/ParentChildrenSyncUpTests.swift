@@ -72,16 +72,24 @@ struct ParentChildrenSyncUpTests {
             #expect(try harness.serverAccount(accountID) == nil)
             #expect(try harness.storedRecord(id: accountID) == nil)
             let remaining = try harness.storedContacts()
+            // The org deletes an Account's Contacts with it, as a real org does.
+            #expect(try harness.serverContact(contactIDs[0]) == nil)
+            let page = try harness.database.query(
+                "SELECT LastName, IsDeleted FROM Contact WHERE Id = '\(contactIDs[0])'", includeDeleted: true,
+                apiVersion: "62.0")
+            let deleted = try OrgValue(parsing: String(decoding: page.responseBody(apiVersion: "62.0"), as: UTF8.self))
+                .objectValue?["records"]?.arrayValue?.first?.objectValue
+            #expect(deleted?["IsDeleted"] == .bool(true))
             switch relationship {
             case .masterDetail:
                 // Only the parent is deleted; the server cascades, the local children go too.
                 #expect(summary.deleted == 1 && summary.updated == 0)
-                #expect(try harness.serverContact(contactIDs[0])?["LastName"] == "Doomed-1")
+                #expect(deleted?["LastName"] == "Doomed-1")
                 #expect(remaining.isEmpty)
             case .lookup:
                 // The child's own change goes first; the local children stay.
                 #expect(summary.deleted == 1 && summary.updated == 1)
-                #expect(try harness.serverContact(contactIDs[0])?["LastName"] == "Edited")
+                #expect(deleted?["LastName"] == "Edited")
                 #expect(remaining.count == 2 && remaining.allSatisfy { $0["AccountId"] == .string(accountID) })
             }
         }

@@ -40,6 +40,13 @@ struct OrgServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A JSON schema file adding custom objects and fields.", valueName: "file"))
     var schema: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seed a new org's org ID and record IDs, for reproducible runs; an existing org keeps its IDs.",
+            valueName: "n"))
+    var idSeed: UInt64?
+
     @Option(name: .long, help: ArgumentHelp("Force the query page size (tests; the real minimum is 200).", valueName: "n"))
     var pageSize: Int?
 
@@ -97,7 +104,8 @@ struct OrgServeCommand: AsyncParsableCommand {
             if let schema {
                 orgSchema = try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: schema))
             }
-            let database = try OrgDatabase(directory: directory, schema: orgSchema)
+            let database = try OrgDatabase(
+                directory: directory, schema: orgSchema, configuration: OrgDatabase.Configuration(idSeed: idSeed))
             server = try LocalOrgServer(configuration: configuration, database: database)
         } catch let error as OrgError {
             throw CLIError(error.message)
