@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SoupStore", targets: ["SoupStore"]),
         .library(name: "OrgClient", targets: ["OrgClient"]),
         .library(name: "LocalOrg", targets: ["LocalOrg"]),
+        .library(name: "OrgAccess", targets: ["OrgAccess"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
     ],
     dependencies: [
@@ -56,6 +57,18 @@ let package = Package(
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),  // extra trusted CAs (--ca-file)
+            ]
+        ),
+        // Reaching an org: the ORG grammar, the project file's orgs, token sources (sf CLI, SFDX auth
+        // URL, JWT bearer, client credentials, access token, local org) and their renewal.
+        .target(
+            name: "OrgAccess",
+            dependencies: [
+                "OrgClient", "LocalOrg", "SyncConfig",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The embedded local org: a Salesforce REST API over SQLite.
@@ -90,7 +103,7 @@ let package = Package(
         .target(
             name: "SyncrunCLI",
             dependencies: [
-                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
+                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg", "SyncEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -130,7 +143,16 @@ let package = Package(
             name: "SoupStoreTests",
             dependencies: ["SoupStore", "SyncrunTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "OrgClientTests", dependencies: ["OrgClient", "LocalOrg", "SyncrunTestSupport"]),
+        .testTarget(
+            name: "OrgClientTests",
+            dependencies: [
+                "OrgClient", "OrgAccess", "LocalOrg", "SyncrunTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "LocalOrgTests",
             dependencies: [
@@ -152,6 +174,6 @@ let package = Package(
             dependencies: ["SyncEngine", "LocalOrg", "SoupStore", "OrgClient", "SyncrunTestSupport"]
         ),
         // End-to-end tests that run the built `syncrun` executable.
-        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport"]),
+        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport", "LocalOrg"]),
     ]
 )

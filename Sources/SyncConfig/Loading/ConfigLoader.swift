@@ -70,7 +70,7 @@ public struct ConfigLoader: Sendable {
     }
 
     /// Reads and parses one file into the positioned tree; syntax problems become diagnostics.
-    private func parse(_ url: URL, file: String, log: DiagnosticLog) throws -> ConfigNode? {
+    func parse(_ url: URL, file: String, log: DiagnosticLog) throws -> ConfigNode? {
         let data: Data
         do {
             data = try Data(contentsOf: url)
