@@ -16,7 +16,7 @@ struct TokenSourceTests {
 
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// A local org (HTTP or TLS) with a movable clock, a 60 s token lifetime, a request log, the
+    /// A local org (HTTP or TLS) with a movable clock, a one-hour token lifetime, a request log, the
     /// refresh token `sf-refresh`, the client `syncrun-ci` / `s3cret` and a JWT certificate.
     struct Setup: Sendable {
         let org: LocalOrgFixture
@@ -56,7 +56,7 @@ struct TokenSourceTests {
             let configuration = LocalOrgConfiguration(
                 refreshToken: "sf-refresh", requestLogURL: requestLog,
                 jwtBearer: JWTBearerSettings(certificatePEM: jwt.certificatePEM, clientID: "syncrun-ci"),
-                tls: tls?.settings, clientSecret: "s3cret", tokenTTL: .seconds(60))
+                tls: tls?.settings, clientSecret: "s3cret", tokenTTL: .seconds(3600))
             return try await LocalOrgFixture.with(
                 configuration: configuration, databaseConfiguration: OrgDatabase.Configuration(now: clock.now)
             ) { org in
@@ -81,7 +81,7 @@ struct TokenSourceTests {
             #expect(info.username == "admin@localorg.invalid")
             #expect(connection.instanceURL == setup.baseURL)
             let before = try setup.tokenRequests()
-            setup.clock.advance(by: 61)
+            setup.clock.advance(by: 3601)
             _ = try await connection.client.limits()
             #expect(connection.client.statistics().tokenRenewals == 1)
             #expect(try setup.tokenRequests() == before + tokenRequestsPerLogin)
@@ -139,7 +139,7 @@ struct TokenSourceTests {
             try await setup.connector().withConnection(to: definition) { connection in
                 let info = try await connection.client.userInfo()
                 #expect(info.organizationID == setup.orgID)
-                setup.clock.advance(by: 61)
+                setup.clock.advance(by: 3601)
                 let error = await #expect(throws: OrgClientError.self) { _ = try await connection.client.limits() }
                 #expect(error?.code == .authentication)
                 #expect(error?.message.hasPrefix("the org '\(setup.baseURL)' rejected the access token for GET") == true)

@@ -18,7 +18,7 @@ struct RealOrgAuthTests {
         return environment
     }
 
-    /// A local org seeded with the contacts example, with a movable clock, 60-second tokens, a
+    /// A local org seeded with the contacts example, with a movable clock, one-hour tokens, a
     /// forced page size of 5, a request log, and `trigger` called before each request.
     static func withOrg<T: Sendable>(
         in directory: URL, trigger: RequestTrigger? = nil, clock: MovableClock = MovableClock(),
@@ -29,7 +29,7 @@ struct RealOrgAuthTests {
         var configuration = LocalOrgConfiguration(
             refreshToken: "rt-\(UUID().uuidString.prefix(8))", pageSize: 5, requestLogURL: log,
             jwtBearer: JWTBearerSettings(certificatePEM: jwt.certificatePEM, clientID: "syncrun-ci"),
-            clientSecret: "cc-secret-value", tokenTTL: .seconds(60))
+            clientSecret: "cc-secret-value", tokenTTL: .seconds(3600))
         if let trigger {
             configuration.requestObserver = { method, target in trigger.observe(method, target) }
         }
@@ -416,6 +416,6 @@ final class RequestTrigger: @unchecked Sendable {
         guard let match, match(method, target) else { return }
         self.match = nil
         count += 1
-        clock.advance(by: 61)
+        clock.advance(by: 3601)
     }
 }
