@@ -132,6 +132,31 @@ struct TokenSourceTests {
         }
     }
 
+    @Test func concurrentRequestsThatSeeTheSameExpiryShareOneRenewal() async throws {
+        try await Self.withSetup(.http) { setup in
+            let secret = try setup.writeFile("secret", "s3cret")
+            let credentials = ClientCredentials(clientID: "syncrun-ci", secret: .file(secret), loginURL: setup.baseURL)
+            let definition = OrgDefinition(name: "ci", source: .clientCredentials(credentials))
+            try await setup.connector().withConnection(to: definition) { connection in
+                let client = connection.client
+                _ = try await client.limits()
+                #expect(try setup.tokenRequests() == 1)
+                setup.clock.advance(by: 3601)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<12 {
+                        group.addTask { _ = try await client.limits() }
+                    }
+                    try await group.waitForAll()
+                }
+                #expect(client.statistics().tokenRenewals == 1)
+                #expect(try setup.tokenRequests() == 2)
+                let log = try String(contentsOf: setup.requestLog, encoding: .utf8)
+                let served = log.split(separator: "\n").filter { $0.contains("/limits") && $0.contains(#""status":200"#) }
+                #expect(served.count == 13)
+            }
+        }
+    }
+
     @Test func accessTokenConnectsAndCannotRenew() async throws {
         try await Self.withSetup(.http) { setup in
             let definition = OrgDefinition(

@@ -257,11 +257,46 @@ struct RealOrgAuthTests {
             let noSF = try SyncrunProcess.run(["org", "whoami", "--org", "dev"], environment: Self.cleanEnvironment)
             #expect(noSF.status == 2)
             #expect(noSF.stderr.contains("cannot run the Salesforce CLI: no executable '/nonexistent/sf'"), "\(noSF.stderr)")
+            let sf = try FakeSalesforceCLI(in: directory)
+            try await Self.withOrg(in: directory) { org, _ in
+                // Nothing set but sf's own target-org: that alias is the org.
+                let sfEnvironment = sf.environment(
+                    alias: "qa", org: org.endpoint, orgID: org.database.organizationID, targetOrg: "qa")
+                let fromSF = try SyncrunProcess.run(
+                    ["org", "whoami", "--format", "json", "--config", directory.path], environment: sfEnvironment)
+                #expect(fromSF.status == 0, "\(fromSF.stderr)")
+                #expect(fromSF.stdout.contains(#""tokenSource":"sf:qa""#))
+                #expect(sf.calls("config") == 1)
+            }
             var target = Self.cleanEnvironment
             target["SF_TARGET_ORG"] = "local:" + directory.appendingPathComponent("org").path
             let fromEnvironment = try SyncrunProcess.run(["org", "whoami", "--format", "json"], environment: target)
             #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
             #expect(fromEnvironment.stdout.contains(#""tokenSource":"local""#))
+        }
+    }
+
+    @Test func aPrivateCertificateAuthorityIsTrustedWithCAFile() async throws {
+        try await TemporaryDirectory.with { directory in
+            let tls = try TestKeys.makeTLS(in: directory)
+            let configuration = LocalOrgConfiguration(refreshToken: "rt-tls", tls: tls.settings)
+            try await LocalOrgFixture.with(configuration: configuration) { org in
+                let file = directory.appendingPathComponent("auth-url.txt")
+                try "force://PlatformCLI::rt-tls@127.0.0.1:\(org.endpoint.port)".write(
+                    to: file, atomically: true, encoding: .utf8)
+                let arguments = ["org", "whoami", "--format", "json", "--sfdx-auth-url-file", file.path]
+                let untrusted = try SyncrunProcess.run(arguments, environment: Self.cleanEnvironment)
+                #expect(untrusted.status == 1)
+                #expect(untrusted.stderr.hasPrefix("error: "), "\(untrusted.stderr)")
+                let trusted = try SyncrunProcess.run(
+                    arguments + ["--ca-file", tls.certificateFile], environment: Self.cleanEnvironment)
+                #expect(trusted.status == 0, "\(trusted.stderr)")
+                #expect(trusted.stdout.contains(#""tokenSource":"sfdx-auth-url""#))
+                var environment = Self.cleanEnvironment
+                environment["SSL_CERT_FILE"] = tls.certificateFile
+                let fromEnvironment = try SyncrunProcess.run(arguments, environment: environment)
+                #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+            }
         }
     }
 

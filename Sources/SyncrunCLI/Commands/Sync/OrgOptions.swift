@@ -204,6 +204,9 @@ enum OrgAccessErrors {
             throw error.code == .unresolvable ? CLIError.usage(error.message) : CLIError(error.message)
         } catch let error as OrgClientError where error.code == .invalidConfiguration {
             throw CLIError.usage(error.message)
+        } catch let error as OrgClientError {
+            // A login server that cannot be reached, a TLS certificate that is not trusted, …
+            throw CLIError(error.message)
         }
     }
 }
