@@ -17,7 +17,8 @@ struct LocalOrgLauncher {
         do {
             let directoryURL = URL(fileURLWithPath: directory, isDirectory: true)
             let isNew = !FileManager.default.fileExists(
-                atPath: directoryURL.appendingPathComponent(OrgDatabase.fileName).path)
+                atPath: directoryURL.appendingPathComponent(OrgDatabase.fileName).path
+            )
             let orgSchema = try settings.schemaFile.map {
                 try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: $0))
             }
@@ -26,24 +27,32 @@ struct LocalOrgLauncher {
                 let report: OrgSeedReport
                 do {
                     report = try OrgSeeder(database: database).seed(
-                        files: settings.seedFiles.map { URL(fileURLWithPath: $0) })
+                        files: settings.seedFiles.map { URL(fileURLWithPath: $0) }
+                    )
                 } catch {
                     // Leave no half-seeded org behind: the next run seeds it again.
                     for suffix in ["", "-wal", "-shm"] {
                         try? FileManager.default.removeItem(
-                            at: directoryURL.appendingPathComponent(OrgDatabase.fileName + suffix))
+                            at: directoryURL.appendingPathComponent(OrgDatabase.fileName + suffix)
+                        )
                     }
                     throw error
                 }
                 notes.append("seeded a new local org in \(directory): \(report.total) record(s)")
             }
             let faults = FaultConfiguration(
-                failureRate: settings.failRate, seed: settings.failSeed, failAfter: settings.failAfter)
+                failureRate: settings.failRate,
+                seed: settings.failSeed,
+                failAfter: settings.failAfter
+            )
             let server = try LocalOrgServer(
                 configuration: LocalOrgConfiguration(
-                    pageSize: settings.pageSize, faults: faults,
-                    requestLogURL: settings.requestLog.map { URL(fileURLWithPath: $0) }),
-                database: database)
+                    pageSize: settings.pageSize,
+                    faults: faults,
+                    requestLogURL: settings.requestLog.map { URL(fileURLWithPath: $0) }
+                ),
+                database: database
+            )
             return (server, notes, OrgUserIdentity(organizationID: database.organizationID, userID: database.userID))
         } catch let error as OrgError {
             throw OrgAccessError.localOrg(directory, error.message)

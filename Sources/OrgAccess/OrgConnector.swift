@@ -34,7 +34,8 @@ public struct OrgConnector: Sendable {
     /// - Throws: ``OrgAccessError`` when the org cannot be resolved (unresolvable) or refuses the
     ///   first login (refused); what `body` throws.
     public func withConnection<T: Sendable>(
-        to definition: OrgDefinition, _ body: (OrgConnection) async throws -> T
+        to definition: OrgDefinition,
+        _ body: (OrgConnection) async throws -> T
     ) async throws -> T {
         switch definition.source {
         case .accessToken(let instanceURL, let secret):
@@ -55,8 +56,11 @@ public struct OrgConnector: Sendable {
             let loginURL = try checkedLoginURL(loginURLOverride ?? authURL.loginURL)
             let refresh = RefreshTokenHolder(
                 RefreshTokenGrant(
-                    clientID: authURL.clientID, clientSecret: authURL.clientSecret.isEmpty ? nil : authURL.clientSecret,
-                    refreshToken: authURL.refreshToken))
+                    clientID: authURL.clientID,
+                    clientSecret: authURL.clientSecret.isEmpty ? nil : authURL.clientSecret,
+                    refreshToken: authURL.refreshToken
+                )
+            )
             return try await withOAuth(loginURL: loginURL) { oauth in
                 let grant = { @Sendable () async throws -> OAuthToken in
                     let token = try await oauth.refreshAccessToken(await refresh.grant)
@@ -70,7 +74,10 @@ public struct OrgConnector: Sendable {
             let signer = try RS256Signer(keyFile: credentials.keyFile)
             let loginURL = try checkedLoginURL(credentials.loginURL ?? "https://login.salesforce.com")
             let jwt = JWTBearerGrant(
-                clientID: credentials.clientID, username: credentials.username, audience: audience(for: loginURL))
+                clientID: credentials.clientID,
+                username: credentials.username,
+                audience: audience(for: loginURL)
+            )
             return try await withOAuth(loginURL: loginURL) { oauth in
                 // Each call signs a new assertion, with a new `exp`.
                 let grant = { @Sendable () async throws -> OAuthToken in
@@ -97,7 +104,11 @@ public struct OrgConnector: Sendable {
                     login.notes = notes
                     login.identity = identity
                     return try await connect(
-                        definition, login, renew: { try await oauth.refreshAccessToken(grant).accessToken }, body)
+                        definition,
+                        login,
+                        renew: { try await oauth.refreshAccessToken(grant).accessToken },
+                        body
+                    )
                 }
             }
         }
@@ -117,7 +128,9 @@ public struct OrgConnector: Sendable {
 
     /// Runs `grant` for the first token, then connects with `grant` as the renewal.
     private func connectOAuth<T: Sendable>(
-        _ definition: OrgDefinition, username: String? = nil, grant: @escaping @Sendable () async throws -> OAuthToken,
+        _ definition: OrgDefinition,
+        username: String? = nil,
+        grant: @escaping @Sendable () async throws -> OAuthToken,
         _ body: (OrgConnection) async throws -> T
     ) async throws -> T {
         let token: OAuthToken
@@ -134,26 +147,44 @@ public struct OrgConnector: Sendable {
 
     /// Runs `body` with a client for the login's instance; `renew` gets a new token after a 401.
     private func connect<T: Sendable>(
-        _ definition: OrgDefinition, _ login: Login, renew: (@Sendable () async throws -> String)?,
+        _ definition: OrgDefinition,
+        _ login: Login,
+        renew: (@Sendable () async throws -> String)?,
         _ body: (OrgConnection) async throws -> T
     ) async throws -> T {
         let apiVersion = definition.apiVersion ?? login.apiVersion ?? OrgEndpoint.defaultAPIVersion
         let endpoint: OrgEndpoint
         do {
-            endpoint = try OrgEndpoint(baseURL: login.instanceURL, accessToken: login.accessToken, apiVersion: apiVersion)
+            endpoint = try OrgEndpoint(
+                baseURL: login.instanceURL,
+                accessToken: login.accessToken,
+                apiVersion: apiVersion
+            )
         } catch let error as OrgClientError {
-            throw OrgAccessError.invalidURL(login.instanceURL, what: "the instance URL of '\(definition.name)'", underlying: error)
+            throw OrgAccessError.invalidURL(
+                login.instanceURL,
+                what: "the instance URL of '\(definition.name)'",
+                underlying: error
+            )
         }
         let configuration = RESTOrgClient.Configuration(
             endpoint: endpoint,
             accessTokenRefresher: renew,
             authenticationAdvice: OrgAuthenticationAdvice(orgName: definition.name, fix: definition.fix),
-            trustedCertificatesFile: trustedCertificatesFile)
+            trustedCertificatesFile: trustedCertificatesFile
+        )
         return try await withRESTOrgClient(configuration: configuration, logger: logger) { client in
             try await body(
                 OrgConnection(
-                    definition: definition, client: client, instanceURL: endpoint.baseURL, apiVersion: endpoint.apiVersion,
-                    username: login.username, identity: login.identity, notes: login.notes))
+                    definition: definition,
+                    client: client,
+                    instanceURL: endpoint.baseURL,
+                    apiVersion: endpoint.apiVersion,
+                    username: login.username,
+                    identity: login.identity,
+                    notes: login.notes
+                )
+            )
         }
     }
 
@@ -166,7 +197,9 @@ public struct OrgConnector: Sendable {
             throw OrgAccessError.invalidURL(loginURL, what: "the login URL", underlying: error)
         }
         let configuration = RESTOrgClient.Configuration(
-            endpoint: endpoint, trustedCertificatesFile: trustedCertificatesFile)
+            endpoint: endpoint,
+            trustedCertificatesFile: trustedCertificatesFile
+        )
         return try await withRESTOrgClient(configuration: configuration, logger: logger) { loginClient in
             try await body(try OAuthClient(loginURL: loginURL, orgClient: loginClient))
         }

@@ -6,8 +6,11 @@ extension OrgResolver {
         var orgs: [String: TokenSource] = [:]
         for (name, org) in project.orgs { orgs[name] = TokenSource(org) }
         self.init(
-            environment: environment, projectOrgs: orgs, defaultOrg: project.defaultOrg,
-            projectFile: project.url.path)
+            environment: environment,
+            projectOrgs: orgs,
+            defaultOrg: project.defaultOrg,
+            projectFile: project.url.path
+        )
     }
 }
 
@@ -27,9 +30,12 @@ extension TokenSource {
             self = .sfdxAuthURL(.environment(name), loginURL: nil)
         case .jwt(let keyFile, let clientID, let username, let loginURL):
             self = .jwtBearer(
-                JWTBearerCredentials(keyFile: keyFile, clientID: clientID, username: username, loginURL: loginURL))
+                JWTBearerCredentials(keyFile: keyFile, clientID: clientID, username: username, loginURL: loginURL)
+            )
         case .clientCredentials(let clientID, let secretFile, let loginURL):
-            self = .clientCredentials(ClientCredentials(clientID: clientID, secret: .file(secretFile), loginURL: loginURL))
+            self = .clientCredentials(
+                ClientCredentials(clientID: clientID, secret: .file(secretFile), loginURL: loginURL)
+            )
         }
     }
 }

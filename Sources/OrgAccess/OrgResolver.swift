@@ -23,7 +23,9 @@ public struct OrgResolver: Sendable {
 
     /// Creates a resolver.
     public init(
-        environment: [String: String], projectOrgs: [String: TokenSource] = [:], defaultOrg: String? = nil,
+        environment: [String: String],
+        projectOrgs: [String: TokenSource] = [:],
+        defaultOrg: String? = nil,
         projectFile: String? = nil
     ) {
         self.environment = environment
@@ -46,7 +48,9 @@ public struct OrgResolver: Sendable {
 
         /// Creates flags.
         public init(
-            accessToken: String? = nil, apiVersion: String? = nil, loginURL: String? = nil,
+            accessToken: String? = nil,
+            apiVersion: String? = nil,
+            loginURL: String? = nil,
             local: LocalOrgSettings? = nil
         ) {
             self.accessToken = accessToken
@@ -78,7 +82,10 @@ public struct OrgResolver: Sendable {
                 throw OrgAccessError.missingAccessToken(org)
             }
             return OrgDefinition(
-                name: org, source: .accessToken(instanceURL: org, token: token), apiVersion: flags.apiVersion)
+                name: org,
+                source: .accessToken(instanceURL: org, token: token),
+                apiVersion: flags.apiVersion
+            )
         }
         if let source = projectOrgs[org] {
             return OrgDefinition(name: org, source: source, apiVersion: flags.apiVersion)
@@ -97,8 +104,10 @@ public struct OrgResolver: Sendable {
         }
         if let authURL = environment["SFDX_AUTH_URL"], !authURL.isEmpty {
             return OrgDefinition(
-                name: "$SFDX_AUTH_URL", source: .sfdxAuthURL(.environment("SFDX_AUTH_URL"), loginURL: flags.loginURL),
-                apiVersion: flags.apiVersion)
+                name: "$SFDX_AUTH_URL",
+                source: .sfdxAuthURL(.environment("SFDX_AUTH_URL"), loginURL: flags.loginURL),
+                apiVersion: flags.apiVersion
+            )
         }
         if let defaultOrg, !defaultOrg.isEmpty {
             return try resolve(defaultOrg, flags: flags)

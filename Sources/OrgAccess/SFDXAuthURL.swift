@@ -21,7 +21,9 @@ public struct SFDXAuthURL: Sendable, Hashable {
     /// - Throws: ``OrgAccessError`` (unresolvable) naming the part that is wrong, never its value.
     public init(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.hasPrefix("force://") else { throw OrgAccessError.invalidAuthURL("it does not start with 'force://'") }
+        guard trimmed.hasPrefix("force://") else {
+            throw OrgAccessError.invalidAuthURL("it does not start with 'force://'")
+        }
         let rest = trimmed.dropFirst("force://".count)
         guard let at = rest.lastIndex(of: "@") else {
             throw OrgAccessError.invalidAuthURL("it has no '@HOST' after the refresh token")
@@ -38,7 +40,9 @@ public struct SFDXAuthURL: Sendable, Hashable {
             throw OrgAccessError.invalidAuthURL("its client secret holds characters outside A-Z a-z 0-9 . _ -")
         }
         guard !credentials[2].isEmpty, Self.isToken(credentials[2]) else {
-            throw OrgAccessError.invalidAuthURL("its refresh token is empty or holds characters outside A-Z a-z 0-9 . _ -")
+            throw OrgAccessError.invalidAuthURL(
+                "its refresh token is empty or holds characters outside A-Z a-z 0-9 . _ -"
+            )
         }
         guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ":._-".contains($0)) })
         else {

@@ -49,8 +49,12 @@ public struct SalesforceCLI: Sendable {
         }
         let token = result.accessToken.flatMap { Self.isUsableToken($0) ? $0 : nil }
         return OrgDisplay(
-            orgID: result.id, instanceURL: instanceURL, username: result.username, apiVersion: result.apiVersion,
-            accessToken: token)
+            orgID: result.id,
+            instanceURL: instanceURL,
+            username: result.username,
+            apiVersion: result.apiVersion,
+            accessToken: token
+        )
     }
 
     /// A current access token: `sf org auth show-access-token -o NAME --json`, or the token of
@@ -120,7 +124,10 @@ public struct SalesforceCLI: Sendable {
 
     /// The `result` of a successful run; an error envelope becomes an ``OrgAccessError``.
     private func decode<Result: Decodable>(
-        _ type: Result.Type, from output: Output, alias: String, command: String
+        _ type: Result.Type,
+        from output: Output,
+        alias: String,
+        command: String
     ) throws -> Result {
         guard let envelope = try? JSONDecoder().decode(Envelope<Result>.self, from: output.stdout),
             let result = envelope.result
@@ -148,8 +155,13 @@ public struct SalesforceCLI: Sendable {
             && (output.status == 127 || stderrText.contains("is not a sf command")
                 || stderrText.contains("not found"))
         throw OrgAccessError.salesforceCLIFailed(
-            alias, command: arguments.prefix(3).joined(separator: " "), name: failure?.name,
-            message: failure?.message, status: output.status, isUnknownCommand: isUnknownCommand)
+            alias,
+            command: arguments.prefix(3).joined(separator: " "),
+            name: failure?.name,
+            message: failure?.message,
+            status: output.status,
+            isUnknownCommand: isUnknownCommand
+        )
     }
 
     private func launch(_ arguments: [String]) async throws -> Output {
@@ -188,8 +200,10 @@ public struct SalesforceCLI: Sendable {
             }
         }
         return Output(
-            status: status, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
-            stderr: (try? Data(contentsOf: errURL)) ?? Data())
+            status: status,
+            stdout: (try? Data(contentsOf: outURL)) ?? Data(),
+            stderr: (try? Data(contentsOf: errURL)) ?? Data()
+        )
     }
 
     /// The executable's URL: a path as given, else the first match on `PATH`.

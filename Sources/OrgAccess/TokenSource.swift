@@ -100,8 +100,14 @@ public struct LocalOrgSettings: Sendable, Hashable {
 
     /// Creates settings; only the directory is required.
     public init(
-        directory: String, seedFiles: [String] = [], schemaFile: String? = nil, pageSize: Int? = nil,
-        failRate: Double = 0, failSeed: UInt64? = nil, failAfter: Int? = nil, requestLog: String? = nil
+        directory: String,
+        seedFiles: [String] = [],
+        schemaFile: String? = nil,
+        pageSize: Int? = nil,
+        failRate: Double = 0,
+        failSeed: UInt64? = nil,
+        failAfter: Int? = nil,
+        requestLog: String? = nil
     ) {
         self.directory = directory
         self.seedFiles = seedFiles

@@ -44,7 +44,8 @@ enum OrgBindingTable {
             sql: """
                 CREATE TABLE IF NOT EXISTS \(name) (id INTEGER PRIMARY KEY CHECK (id = 1), org_id TEXT NOT NULL, \
                 user_id TEXT NOT NULL, org_name TEXT NOT NULL, instance_url TEXT NOT NULL, bound_at INTEGER NOT NULL)
-                """)
+                """
+        )
     }
 }
 
@@ -54,10 +55,17 @@ extension SoupReader {
         guard try db.tableExists(OrgBindingTable.name) else { return nil }
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT org_id, user_id, org_name, instance_url, bound_at FROM \(OrgBindingTable.name)")
+                db,
+                sql: "SELECT org_id, user_id, org_name, instance_url, bound_at FROM \(OrgBindingTable.name)"
+            )
         else { return nil }
         return StoreOrgBinding(
-            orgID: row[0], userID: row[1], orgName: row[2], instanceURL: row[3], boundAt: row[4])
+            orgID: row[0],
+            userID: row[1],
+            orgName: row[2],
+            instanceURL: row[3],
+            boundAt: row[4]
+        )
     }
 }
 
@@ -70,6 +78,7 @@ extension SoupWriter {
                 INSERT OR REPLACE INTO \(OrgBindingTable.name) (id, org_id, user_id, org_name, instance_url, bound_at) \
                 VALUES (1, ?, ?, ?, ?, ?)
                 """,
-            arguments: [binding.orgID, binding.userID, binding.orgName, binding.instanceURL, binding.boundAt])
+            arguments: [binding.orgID, binding.userID, binding.orgName, binding.instanceURL, binding.boundAt]
+        )
     }
 }

@@ -16,7 +16,8 @@ public enum TestKeys {
         ])
         let settings = TLSSettings(
             certificateChainPEM: try String(contentsOf: certificate, encoding: .utf8),
-            privateKeyPEM: try String(contentsOf: key, encoding: .utf8))
+            privateKeyPEM: try String(contentsOf: key, encoding: .utf8)
+        )
         return (certificate.path, settings)
     }
 
@@ -40,7 +41,9 @@ public enum TestKeys {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw SyncrunProcess.LaunchError(description: "openssl \(arguments.first ?? "") failed; is openssl installed?")
+            throw SyncrunProcess.LaunchError(
+                description: "openssl \(arguments.first ?? "") failed; is openssl installed?"
+            )
         }
     }
 }
@@ -87,8 +90,12 @@ public struct FakeSalesforceCLI: Sendable {
 
     /// The environment for `syncrun` (or the library) to run the fake as `sf` for alias `alias`.
     public func environment(
-        mode: String = "current", alias: String = "dev", org: LocalOrgEndpoint, orgID: String,
-        username: String = "admin@localorg.invalid", targetOrg: String? = nil
+        mode: String = "current",
+        alias: String = "dev",
+        org: LocalOrgEndpoint,
+        orgID: String,
+        username: String = "admin@localorg.invalid",
+        targetOrg: String? = nil
     ) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for name in ["SF_TARGET_ORG", "SFDX_AUTH_URL", "SF_ACCESS_TOKEN", "SSL_CERT_FILE"] {

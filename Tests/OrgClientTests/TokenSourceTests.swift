@@ -54,16 +54,27 @@ struct TokenSourceTests {
             let tls = transport == .tls ? try TestKeys.makeTLS(in: directory) : nil
             let requestLog = directory.appendingPathComponent("requests.jsonl")
             let configuration = LocalOrgConfiguration(
-                refreshToken: "sf-refresh", requestLogURL: requestLog,
+                refreshToken: "sf-refresh",
+                requestLogURL: requestLog,
                 jwtBearer: JWTBearerSettings(certificatePEM: jwt.certificatePEM, clientID: "syncrun-ci"),
-                tls: tls?.settings, clientSecret: "s3cret", tokenTTL: .seconds(3600))
+                tls: tls?.settings,
+                clientSecret: "s3cret",
+                tokenTTL: .seconds(3600)
+            )
             return try await LocalOrgFixture.with(
-                configuration: configuration, databaseConfiguration: OrgDatabase.Configuration(now: clock.now)
+                configuration: configuration,
+                databaseConfiguration: OrgDatabase.Configuration(now: clock.now)
             ) { org in
                 try await body(
                     Setup(
-                        org: org, clock: clock, directory: directory, caFile: tls?.certificateFile,
-                        jwtKeyFile: jwt.keyFile, requestLog: requestLog))
+                        org: org,
+                        clock: clock,
+                        directory: directory,
+                        caFile: tls?.certificateFile,
+                        jwtKeyFile: jwt.keyFile,
+                        requestLog: requestLog
+                    )
+                )
             }
         }
     }
@@ -71,7 +82,10 @@ struct TokenSourceTests {
     /// Connects, checks the identity, expires the token, and checks that exactly one new token
     /// is fetched for a request made after that.
     static func checkSource(
-        _ setup: Setup, _ source: TokenSource, environment: [String: String] = [:], tokenRequestsPerLogin: Int = 1
+        _ setup: Setup,
+        _ source: TokenSource,
+        environment: [String: String] = [:],
+        tokenRequestsPerLogin: Int = 1
     ) async throws {
         let definition = OrgDefinition(name: "test-org", source: source)
         try await setup.connector(environment).withConnection(to: definition) { connection in
@@ -92,7 +106,10 @@ struct TokenSourceTests {
     func sfdxAuthURL(_ transport: Transport) async throws {
         try await Self.withSetup(transport) { setup in
             let host = setup.org.baseURL.host() ?? "127.0.0.1"
-            let file = try setup.writeFile("auth-url", "force://PlatformCLI::sf-refresh@\(host):\(setup.org.endpoint.port)\n")
+            let file = try setup.writeFile(
+                "auth-url",
+                "force://PlatformCLI::sf-refresh@\(host):\(setup.org.endpoint.port)\n"
+            )
             // Over HTTP the auth URL's https://HOST is overridden, as --login-url does.
             let loginURL = transport == .http ? setup.baseURL : nil
             try await Self.checkSource(setup, .sfdxAuthURL(.file(file), loginURL: loginURL))
@@ -104,8 +121,11 @@ struct TokenSourceTests {
     func jwtBearer(_ transport: Transport) async throws {
         try await Self.withSetup(transport) { setup in
             let credentials = JWTBearerCredentials(
-                keyFile: setup.jwtKeyFile, clientID: "syncrun-ci", username: "admin@localorg.invalid",
-                loginURL: setup.baseURL)
+                keyFile: setup.jwtKeyFile,
+                clientID: "syncrun-ci",
+                username: "admin@localorg.invalid",
+                loginURL: setup.baseURL
+            )
             try await Self.checkSource(setup, .jwtBearer(credentials))
         }
     }
@@ -151,7 +171,9 @@ struct TokenSourceTests {
                 #expect(client.statistics().tokenRenewals == 1)
                 #expect(try setup.tokenRequests() == 2)
                 let log = try String(contentsOf: setup.requestLog, encoding: .utf8)
-                let served = log.split(separator: "\n").filter { $0.contains("/limits") && $0.contains(#""status":200"#) }
+                let served = log.split(separator: "\n").filter {
+                    $0.contains("/limits") && $0.contains(#""status":200"#)
+                }
                 #expect(served.count == 13)
             }
         }
@@ -160,14 +182,18 @@ struct TokenSourceTests {
     @Test func accessTokenConnectsAndCannotRenew() async throws {
         try await Self.withSetup(.http) { setup in
             let definition = OrgDefinition(
-                name: setup.baseURL, source: .accessToken(instanceURL: setup.baseURL, token: .value(setup.org.accessToken)))
+                name: setup.baseURL,
+                source: .accessToken(instanceURL: setup.baseURL, token: .value(setup.org.accessToken))
+            )
             try await setup.connector().withConnection(to: definition) { connection in
                 let info = try await connection.client.userInfo()
                 #expect(info.organizationID == setup.orgID)
                 setup.clock.advance(by: 3601)
                 let error = await #expect(throws: OrgClientError.self) { _ = try await connection.client.limits() }
                 #expect(error?.code == .authentication)
-                #expect(error?.message.hasPrefix("the org '\(setup.baseURL)' rejected the access token for GET") == true)
+                #expect(
+                    error?.message.hasPrefix("the org '\(setup.baseURL)' rejected the access token for GET") == true
+                )
                 #expect(error?.message.contains("pass it with --access-token or SF_ACCESS_TOKEN") == true)
                 #expect(error?.message.contains(setup.org.accessToken) == false)
             }
@@ -177,7 +203,9 @@ struct TokenSourceTests {
     @Test func localSourceRenewsWithItsOwnRefreshGrant() async throws {
         try await TemporaryDirectory.with { directory in
             let definition = OrgDefinition(
-                name: "local:x", source: .local(LocalOrgSettings(directory: directory.appendingPathComponent("org").path)))
+                name: "local:x",
+                source: .local(LocalOrgSettings(directory: directory.appendingPathComponent("org").path))
+            )
             try await OrgConnector(environment: [:], logger: Self.logger).withConnection(to: definition) { connection in
                 let info = try await connection.client.userInfo()
                 #expect(connection.identity?.organizationID == info.organizationID)
@@ -197,7 +225,8 @@ struct TokenSourceTests {
                     error?.message
                         == "the org 'dev' rejected the access token, also with a new token, for GET "
                         + "'/services/data/v62.0/limits' (INVALID_SESSION_ID: Session expired or invalid); log in "
-                        + "again with 'sf org login web -o dev' and run again")
+                        + "again with 'sf org login web -o dev' and run again"
+                )
             }
             #expect(sf.calls("token") == 2)
         }
@@ -216,7 +245,8 @@ struct TokenSourceTests {
                 error?.message
                     == "'nope' is not an org the Salesforce CLI knows: No authorization information found for nope.; "
                     + "log in with 'sf org login web -o nope' ('sf org list' shows your orgs), or name an org of the "
-                    + "project file")
+                    + "project file"
+            )
             var noSF = environment
             noSF["SYNCRUN_SF"] = nil
             noSF["PATH"] = setup.directory.path
@@ -237,14 +267,18 @@ struct TokenSourceTests {
                 try await setup.connector().withConnection(to: definition) { _ in }
             }
             #expect(error?.code == .refused)
-            #expect(error?.message.hasPrefix("cannot log in to 'ci' (client-credentials): the login server refused") == true)
+            #expect(
+                error?.message.hasPrefix("cannot log in to 'ci' (client-credentials): the login server refused") == true
+            )
             #expect(error?.message.contains("wrong") == false)
         }
     }
 
     @Test func plainHTTPLoginIsOnlyForLoopback() async throws {
         let definition = OrgDefinition(
-            name: "x", source: .sfdxAuthURL(.value("force://id::rt@example.com"), loginURL: "http://example.com"))
+            name: "x",
+            source: .sfdxAuthURL(.value("force://id::rt@example.com"), loginURL: "http://example.com")
+        )
         let error = await #expect(throws: OrgAccessError.self) {
             try await OrgConnector(environment: [:], logger: Self.logger).withConnection(to: definition) { _ in }
         }

@@ -21,20 +21,27 @@ struct RealOrgAuthTests {
     /// A local org seeded with the contacts example, with a movable clock, one-hour tokens, a
     /// forced page size of 5, a request log, and `trigger` called before each request.
     static func withOrg<T: Sendable>(
-        in directory: URL, trigger: RequestTrigger? = nil, clock: MovableClock = MovableClock(),
+        in directory: URL,
+        trigger: RequestTrigger? = nil,
+        clock: MovableClock = MovableClock(),
         _ body: (LocalOrgFixture, URL) async throws -> T
     ) async throws -> T {
         let log = directory.appendingPathComponent("org-requests.jsonl")
         let jwt = try TestKeys.makeJWTKeyPair(in: directory)
         var configuration = LocalOrgConfiguration(
-            refreshToken: "rt-\(UUID().uuidString.prefix(8))", pageSize: 5, requestLogURL: log,
+            refreshToken: "rt-\(UUID().uuidString.prefix(8))",
+            pageSize: 5,
+            requestLogURL: log,
             jwtBearer: JWTBearerSettings(certificatePEM: jwt.certificatePEM, clientID: "syncrun-ci"),
-            clientSecret: "cc-secret-value", tokenTTL: .seconds(3600))
+            clientSecret: "cc-secret-value",
+            tokenTTL: .seconds(3600)
+        )
         if let trigger {
             configuration.requestObserver = { method, target in trigger.observe(method, target) }
         }
         return try await LocalOrgFixture.with(
-            configuration: configuration, databaseConfiguration: OrgDatabase.Configuration(now: clock.now)
+            configuration: configuration,
+            databaseConfiguration: OrgDatabase.Configuration(now: clock.now)
         ) { org in
             _ = try OrgSeeder(database: org.database).seed(
                 files: [RepositoryPaths.examples.appendingPathComponent("contacts/data/plan.json")])
@@ -74,7 +81,8 @@ struct RealOrgAuthTests {
                 trigger.arm { _, target in target.contains("/query/") }
                 let first = try SyncrunProcess.run(
                     ["run", "--config", project.config, "--format", "json", "--junit", junit] + auth,
-                    environment: Self.cleanEnvironment)
+                    environment: Self.cleanEnvironment
+                )
                 #expect(first.status == 0, "\(first.stderr)")
                 let summary = try RunSummary(first)
                 #expect(try summary.count("created", of: "syncDown:accountsDown") == 20)
@@ -85,14 +93,20 @@ struct RealOrgAuthTests {
 
                 // Local changes, then a token that expires at the first write of the sync up.
                 _ = try project.syncrun(
-                    ["store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=555-0199"])
+                    [
+                        "store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set",
+                        "Phone=555-0199",
+                    ])
                 _ = try project.syncrun(
                     ["store", "import", "contacts", "-"],
-                    stdin: #"[{"attributes":{"type":"Contact"},"FirstName":"Ada","LastName":"Expiry"}]"#)
+                    stdin: #"[{"attributes":{"type":"Contact"},"FirstName":"Ada","LastName":"Expiry"}]"#
+                )
                 _ = try project.syncrun(["store", "mark", "contacts", "--created", "--where", "LastName=Expiry"])
                 trigger.arm { _, target in target.contains("/composite/sobjects") }
                 let second = try SyncrunProcess.run(
-                    ["run", "--config", project.config, "--format", "json"] + auth, environment: Self.cleanEnvironment)
+                    ["run", "--config", project.config, "--format", "json"] + auth,
+                    environment: Self.cleanEnvironment
+                )
                 #expect(second.status == 0, "\(second.stderr)")
                 let again = try RunSummary(second)
                 #expect(try again.count("updated", of: "syncUp:accountsUp") == 1)
@@ -100,7 +114,10 @@ struct RealOrgAuthTests {
                 #expect(trigger.firedCount == 2)
                 #expect(try Self.tokenRequests(log) == 4)
                 #expect(try Self.requests(log).count { $0.status == 401 } == 2)
-                let phone = try org.database.query("SELECT Phone FROM Account WHERE Name = 'Aster Biotech'", apiVersion: "62.0")
+                let phone = try org.database.query(
+                    "SELECT Phone FROM Account WHERE Name = 'Aster Biotech'",
+                    apiVersion: "62.0"
+                )
                 #expect(String(decoding: phone.recordsJSON, as: UTF8.self).contains("555-0199"))
             }
         }
@@ -116,10 +133,14 @@ struct RealOrgAuthTests {
                 // 'qa' is no org of the example's project file, so it is an sf alias.
                 let down = try SyncrunProcess.run(
                     ["run", "--config", project.config, "--org", "qa", "--format", "json"],
-                    environment: firstSF.environment(alias: "qa", org: org.endpoint, orgID: orgID))
+                    environment: firstSF.environment(alias: "qa", org: org.endpoint, orgID: orgID)
+                )
                 #expect(down.status == 0, "\(down.stderr)")
                 _ = try project.syncrun(
-                    ["store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=555-0142"])
+                    [
+                        "store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set",
+                        "Phone=555-0142",
+                    ])
                 _ = try project.syncrun(
                     ["store", "mark", "contacts", "--updated", "--where", "LastName=Thompson", "--set", "Title=CFO"])
                 let dirtyBefore = try Self.dirtyCount(project)
@@ -131,20 +152,29 @@ struct RealOrgAuthTests {
                 let up = try SyncrunProcess.run(
                     ["run", "--config", project.config, "--org", "qa", "--format", "json"],
                     environment: secondSF.environment(
-                        mode: "expire-after-first", alias: "qa", org: org.endpoint, orgID: orgID))
+                        mode: "expire-after-first",
+                        alias: "qa",
+                        org: org.endpoint,
+                        orgID: orgID
+                    )
+                )
                 #expect(up.status == 1)
                 let said = up.stdout + up.stderr
                 #expect(said.contains("the org 'qa' rejected the access token, also with a new token, for "), "\(said)")
                 #expect(
                     said.contains(
                         "(INVALID_SESSION_ID: Session expired or invalid); log in again with 'sf org login web -o qa' "
-                            + "and run again"))
+                            + "and run again"
+                    )
+                )
                 #expect(secondSF.calls("token") >= 2)
                 #expect(try Self.dirtyCount(project) == dirtyBefore)
                 #expect(try Self.requests(log).count { $0.method == "PATCH" && $0.status == 200 } == 0)
                 try Self.expectNoSecrets(
-                    in: [down.stdout, down.stderr, up.stdout, up.stderr], files: [log, project.storeFile],
-                    secrets: [org.endpoint.refreshToken, org.accessToken])
+                    in: [down.stdout, down.stderr, up.stdout, up.stderr],
+                    files: [log, project.storeFile],
+                    secrets: [org.endpoint.refreshToken, org.accessToken]
+                )
             }
         }
     }
@@ -159,17 +189,24 @@ struct RealOrgAuthTests {
                 var outputs: [String] = []
                 for arguments in [
                     ["run", "--config", project.config, "--format", "json", "--junit", junit.path] + auth,
-                    ["run", "--config", project.config, "--format", "text", "--client-id", "syncrun-ci",
-                     "--client-secret-file", secretFile.path, "--login-url", org.baseURL.absoluteString],
+                    [
+                        "run", "--config", project.config, "--format", "text", "--client-id", "syncrun-ci",
+                        "--client-secret-file", secretFile.path, "--login-url", org.baseURL.absoluteString,
+                    ],
                     ["org", "whoami", "--format", "json"] + auth,
-                    ["run", "--config", project.config, "--org", "https://127.0.0.1:1", "--access-token", org.accessToken],
+                    [
+                        "run", "--config", project.config, "--org", "https://127.0.0.1:1", "--access-token",
+                        org.accessToken,
+                    ],
                 ] {
                     let result = try SyncrunProcess.run(arguments, environment: Self.cleanEnvironment)
                     outputs += [result.stdout, result.stderr]
                 }
                 try Self.expectNoSecrets(
-                    in: outputs, files: [log, junit, project.storeFile],
-                    secrets: [org.endpoint.refreshToken, org.accessToken, "cc-secret-value", "force://"])
+                    in: outputs,
+                    files: [log, junit, project.storeFile],
+                    secrets: [org.endpoint.refreshToken, org.accessToken, "cc-secret-value", "force://"]
+                )
             }
         }
     }
@@ -187,24 +224,42 @@ struct RealOrgAuthTests {
                 tokenEnvironment["SF_ACCESS_TOKEN"] = org.accessToken
                 let cases: [(String, [String], [String: String])] = [
                     ("sfdx-auth-url", try Self.authURLArguments(org, in: directory), Self.cleanEnvironment),
-                    ("jwt", ["--jwt-key-file", jwtKey, "--client-id", "syncrun-ci", "--username", "admin@localorg.invalid",
-                             "--login-url", base], Self.cleanEnvironment),
-                    ("client-credentials", ["--client-id", "syncrun-ci", "--client-secret-file", secretFile.path,
-                                            "--login-url", base], Self.cleanEnvironment),
+                    (
+                        "jwt",
+                        [
+                            "--jwt-key-file", jwtKey, "--client-id", "syncrun-ci", "--username",
+                            "admin@localorg.invalid",
+                            "--login-url", base,
+                        ], Self.cleanEnvironment
+                    ),
+                    (
+                        "client-credentials",
+                        [
+                            "--client-id", "syncrun-ci", "--client-secret-file", secretFile.path,
+                            "--login-url", base,
+                        ], Self.cleanEnvironment
+                    ),
                     ("access-token", ["--org", base], tokenEnvironment),
                     ("sf:dev", ["--org", "dev"], sfEnvironment),
-                    ("local", ["--org", "local:" + directory.appendingPathComponent("other-org").path], Self.cleanEnvironment),
+                    (
+                        "local", ["--org", "local:" + directory.appendingPathComponent("other-org").path],
+                        Self.cleanEnvironment
+                    ),
                 ]
                 for (label, arguments, environment) in cases {
                     let result = try SyncrunProcess.run(
                         ["org", "whoami", "--format", "json", "--config", directory.path] + arguments,
-                        environment: environment)
+                        environment: environment
+                    )
                     #expect(result.status == 0, "\(label): \(result.stderr)")
                     let answer = try #require(
-                        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(label)")
+                        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+                        "\(label)"
+                    )
                     #expect(
                         Set(answer.keys)
-                            == ["orgId", "userId", "username", "instanceUrl", "apiVersion", "tokenSource", "apiUsage"])
+                            == ["orgId", "userId", "username", "instanceUrl", "apiVersion", "tokenSource", "apiUsage"]
+                    )
                     #expect(answer["tokenSource"] as? String == label)
                     #expect(answer["username"] as? String == "admin@localorg.invalid")
                     let usage = try #require(answer["apiUsage"] as? [String: Int], "\(label)")
@@ -217,18 +272,24 @@ struct RealOrgAuthTests {
                     }
                 }
                 let text = try SyncrunProcess.run(
-                    ["org", "whoami", "--config", directory.path, "--org", "dev"], environment: sfEnvironment)
+                    ["org", "whoami", "--config", directory.path, "--org", "dev"],
+                    environment: sfEnvironment
+                )
                 #expect(text.status == 0)
                 #expect(text.stdout.contains("token source: sf:dev"))
 
                 var expired = sfEnvironment
                 expired["FAKE_SF_MODE"] = "expired"
                 let refused = try SyncrunProcess.run(
-                    ["org", "whoami", "--config", directory.path, "--org", "dev"], environment: expired)
+                    ["org", "whoami", "--config", directory.path, "--org", "dev"],
+                    environment: expired
+                )
                 #expect(refused.status == 1)
                 #expect(refused.stderr.contains("log in again with 'sf org login web -o dev'"), "\(refused.stderr)")
                 let unknown = try SyncrunProcess.run(
-                    ["org", "whoami", "--config", directory.path, "--org", "nope"], environment: sfEnvironment)
+                    ["org", "whoami", "--config", directory.path, "--org", "nope"],
+                    environment: sfEnvironment
+                )
                 #expect(unknown.status == 2)
                 #expect(unknown.stderr.contains("'nope' is not an org the Salesforce CLI knows"), "\(unknown.stderr)")
             }
@@ -238,32 +299,50 @@ struct RealOrgAuthTests {
     @Test func orgResolutionErrorsAreUsageErrorsWithTheFix() async throws {
         try await TemporaryDirectory.with { directory in
             let none = try SyncrunProcess.run(
-                ["org", "whoami", "--config", directory.path], environment: Self.cleanEnvironment)
+                ["org", "whoami", "--config", directory.path],
+                environment: Self.cleanEnvironment
+            )
             #expect(none.status == 2)
             #expect(
                 none.stderr.contains(
                     "no org given: pass --org ORG, or set one of SF_TARGET_ORG, SFDX_AUTH_URL, 'defaultOrg' in "
-                        + "syncrun.yaml, or sf's target-org ('sf config set target-org ALIAS')"),
-                "\(none.stderr)")
+                        + "syncrun.yaml, or sf's target-org ('sf config set target-org ALIAS')"
+                ),
+                "\(none.stderr)"
+            )
             let both = try SyncrunProcess.run(
-                ["org", "whoami", "--org", "dev", "--sfdx-auth-url-file", "x"], environment: Self.cleanEnvironment)
+                ["org", "whoami", "--org", "dev", "--sfdx-auth-url-file", "x"],
+                environment: Self.cleanEnvironment
+            )
             #expect(both.status == 2)
-            #expect(both.stderr.contains("--sfdx-auth-url-file define an org of their own; give either them or --org 'dev'"))
+            #expect(
+                both.stderr.contains("--sfdx-auth-url-file define an org of their own; give either them or --org 'dev'")
+            )
             let unreadable = try SyncrunProcess.run(
                 ["org", "whoami", "--sfdx-auth-url-file", directory.appendingPathComponent("missing").path],
-                environment: Self.cleanEnvironment)
+                environment: Self.cleanEnvironment
+            )
             #expect(unreadable.status == 2)
             #expect(unreadable.stderr.contains("cannot read the auth URL from"), "\(unreadable.stderr)")
             let noSF = try SyncrunProcess.run(["org", "whoami", "--org", "dev"], environment: Self.cleanEnvironment)
             #expect(noSF.status == 2)
-            #expect(noSF.stderr.contains("cannot run the Salesforce CLI: no executable '/nonexistent/sf'"), "\(noSF.stderr)")
+            #expect(
+                noSF.stderr.contains("cannot run the Salesforce CLI: no executable '/nonexistent/sf'"),
+                "\(noSF.stderr)"
+            )
             let sf = try FakeSalesforceCLI(in: directory)
             try await Self.withOrg(in: directory) { org, _ in
                 // Nothing set but sf's own target-org: that alias is the org.
                 let sfEnvironment = sf.environment(
-                    alias: "qa", org: org.endpoint, orgID: org.database.organizationID, targetOrg: "qa")
+                    alias: "qa",
+                    org: org.endpoint,
+                    orgID: org.database.organizationID,
+                    targetOrg: "qa"
+                )
                 let fromSF = try SyncrunProcess.run(
-                    ["org", "whoami", "--format", "json", "--config", directory.path], environment: sfEnvironment)
+                    ["org", "whoami", "--format", "json", "--config", directory.path],
+                    environment: sfEnvironment
+                )
                 #expect(fromSF.status == 0, "\(fromSF.stderr)")
                 #expect(fromSF.stdout.contains(#""tokenSource":"sf:qa""#))
                 #expect(sf.calls("config") == 1)
@@ -283,13 +362,18 @@ struct RealOrgAuthTests {
             try await LocalOrgFixture.with(configuration: configuration) { org in
                 let file = directory.appendingPathComponent("auth-url.txt")
                 try "force://PlatformCLI::rt-tls@127.0.0.1:\(org.endpoint.port)".write(
-                    to: file, atomically: true, encoding: .utf8)
+                    to: file,
+                    atomically: true,
+                    encoding: .utf8
+                )
                 let arguments = ["org", "whoami", "--format", "json", "--sfdx-auth-url-file", file.path]
                 let untrusted = try SyncrunProcess.run(arguments, environment: Self.cleanEnvironment)
                 #expect(untrusted.status == 1)
                 #expect(untrusted.stderr.hasPrefix("error: "), "\(untrusted.stderr)")
                 let trusted = try SyncrunProcess.run(
-                    arguments + ["--ca-file", tls.certificateFile], environment: Self.cleanEnvironment)
+                    arguments + ["--ca-file", tls.certificateFile],
+                    environment: Self.cleanEnvironment
+                )
                 #expect(trusted.status == 0, "\(trusted.stderr)")
                 #expect(trusted.stdout.contains(#""tokenSource":"sfdx-auth-url""#))
                 var environment = Self.cleanEnvironment
@@ -303,7 +387,9 @@ struct RealOrgAuthTests {
     @Test func theQuickStartRunsWithNoOrgFlag() async throws {
         try await RunProject.with { project in
             let result = try SyncrunProcess.run(
-                ["run", "--config", project.config, "--format", "json"], environment: Self.cleanEnvironment)
+                ["run", "--config", project.config, "--format", "json"],
+                environment: Self.cleanEnvironment
+            )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try RunSummary(result).status == "DONE")
             #expect(result.stderr.contains("seeded a new local org"))
@@ -321,13 +407,17 @@ struct RealOrgAuthTests {
                 accessToken: 00D000000000001!AQ4AQFakeTokenValue1234567890
             """.write(to: directory.appendingPathComponent("syncrun.yaml"), atomically: true, encoding: .utf8)
             let result = try SyncrunProcess.run(
-                ["org", "whoami", "--config", directory.path], environment: Self.cleanEnvironment)
+                ["org", "whoami", "--config", directory.path],
+                environment: Self.cleanEnvironment
+            )
             #expect(result.status == 2)
             #expect(
                 result.stderr.contains(
                     "syncrun.yaml:5:5: error: orgs.prod.accessToken: 'accessToken' would hold a secret in the project "
-                        + "file; secrets go in a file or an environment variable: use accessTokenEnv"),
-                "\(result.stderr)")
+                        + "file; secrets go in a file or an environment variable: use accessTokenEnv"
+                ),
+                "\(result.stderr)"
+            )
             #expect(!result.stderr.contains("FakeTokenValue"))
         }
     }

@@ -96,7 +96,11 @@ struct IdentityEndpoint: Sendable {
         let fields = ["Username", "Alias", "Name", "Email", "FirstName", "LastName"]
         guard
             let data = try? database.retrieve(
-                "User", id: identity.userID, fields: fields, apiVersion: version.description),
+                "User",
+                id: identity.userID,
+                fields: fields,
+                apiVersion: version.description
+            ),
             let record = try? OrgJSONValue.decode(data).objectValue
         else { return UserFields() }
         let first = record["FirstName"] ?? .null
@@ -105,8 +109,13 @@ struct IdentityEndpoint: Sendable {
             record["Name"]
             ?? .string([first.stringValue, last.stringValue].compactMap { $0 }.joined(separator: " "))
         return UserFields(
-            username: record["Username"] ?? .null, alias: record["Alias"] ?? .null, name: name,
-            email: record["Email"] ?? .null, firstName: first, lastName: last)
+            username: record["Username"] ?? .null,
+            alias: record["Alias"] ?? .null,
+            name: name,
+            email: record["Email"] ?? .null,
+            firstName: first,
+            lastName: last
+        )
     }
 
     /// 15- and 18-character forms of one id compare equal.

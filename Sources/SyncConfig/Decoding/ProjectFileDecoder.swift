@@ -43,14 +43,20 @@ struct ProjectFileDecoder {
             form = present[0]
         } else if present.isEmpty {
             context.error(
-                .invalidOrg, at: node.position, path: path,
+                .invalidOrg,
+                at: node.position,
+                path: path,
                 "an org needs one of 'local', 'url' (with 'accessTokenEnv'), 'sfAlias', 'authUrlFile', 'authUrlEnv', "
-                    + "'jwt' or 'clientCredentials'")
+                    + "'jwt' or 'clientCredentials'"
+            )
             return nil
         } else {
             context.error(
-                .invalidOrg, at: reader.keyPosition(of: present[1]), path: path.appending(present[1]),
-                "an org has one form; '\(present[0])' and '\(present[1])' exclude each other")
+                .invalidOrg,
+                at: reader.keyPosition(of: present[1]),
+                path: path.appending(present[1]),
+                "an org has one form; '\(present[0])' and '\(present[1])' exclude each other"
+            )
             return nil
         }
         let org: ProjectOrg?
@@ -118,15 +124,21 @@ struct ProjectFileDecoder {
             let path = reader.path.appending(member.key)
             if let instead = Self.secretKeys[member.key] {
                 context.error(
-                    .inlineSecret, at: member.keyPosition, path: path,
+                    .inlineSecret,
+                    at: member.keyPosition,
+                    path: path,
                     "'\(member.key)' would hold a secret in the project file; secrets go in a file or an "
-                        + "environment variable: use \(instead)")
+                        + "environment variable: use \(instead)"
+                )
                 clean = false
             } else if case .scalar(let scalar) = member.value.value, Self.looksLikeSecret(scalar.text) {
                 context.error(
-                    .inlineSecret, at: member.value.position, path: path,
+                    .inlineSecret,
+                    at: member.value.position,
+                    path: path,
                     "'\(member.key)' holds what looks like a token or auth URL; secrets go in a file or an "
-                        + "environment variable (accessTokenEnv, authUrlFile, authUrlEnv, secretFile)")
+                        + "environment variable (accessTokenEnv, authUrlFile, authUrlEnv, secretFile)"
+                )
                 clean = false
             }
         }

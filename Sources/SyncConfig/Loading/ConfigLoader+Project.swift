@@ -12,7 +12,9 @@ extension ConfigLoader {
         var project: ProjectFile?
         if let root = try parse(url, file: file, log: log) {
             let decoder = ProjectFileDecoder(
-                context: DecodingContext(file: file, log: log), folder: url.deletingLastPathComponent())
+                context: DecodingContext(file: file, log: log),
+                folder: url.deletingLastPathComponent()
+            )
             project = decoder.decode(root, url: url)
         }
         let diagnostics = Self.sorted(log.diagnostics, fileOrder: [file])

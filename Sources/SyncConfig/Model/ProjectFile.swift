@@ -23,7 +23,8 @@ public struct ProjectFile: Sendable, Hashable {
     public var orgs: [(name: String, org: ProjectOrg)]
 
     /// Creates a project file.
-    public init(url: URL, defaultOrg: String? = nil, store: String? = nil, orgs: [(name: String, org: ProjectOrg)] = []) {
+    public init(url: URL, defaultOrg: String? = nil, store: String? = nil, orgs: [(name: String, org: ProjectOrg)] = [])
+    {
         self.url = url
         self.defaultOrg = defaultOrg
         self.store = store

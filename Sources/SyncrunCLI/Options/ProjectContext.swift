@@ -21,9 +21,8 @@ struct ProjectContext {
         for diagnostic in loaded.diagnostics { StandardStreams.writeError(diagnostic.description + "\n") }
         guard let project = loaded.project else {
             let count = loaded.diagnostics.count { $0.isError }
-            throw CLIError.usage(
-                "the project file '\(url.path)' has \(count) error\(count == 1 ? "" : "s"); fix \(count == 1 ? "it" : "them") "
-                    + "and run again")
+            let errors = count == 1 ? "1 error; fix it" : "\(count) errors; fix them"
+            throw CLIError.usage("the project file '\(url.path)' has \(errors) and run again")
         }
         return ProjectContext(project: project)
     }

@@ -8,26 +8,44 @@ struct IdentityAndExpiryTests {
     @Test func clientCredentialsGrantTakesTheFormOrHTTPBasic() async throws {
         let configuration = LocalOrgConfiguration(clientID: "app", clientSecret: "s3cret")
         try await LocalOrgFixture.with(configuration: configuration) { org in
-            let form = try await postToken(org.client, "grant_type=client_credentials&client_id=app&client_secret=s3cret")
+            let form = try await postToken(
+                org.client,
+                "grant_type=client_credentials&client_id=app&client_secret=s3cret"
+            )
             #expect(form.status == 200, "\(form.text)")
             let body = try #require(try form.json().objectValue)
             #expect(
-                Set(body.keys) == ["access_token", "instance_url", "id", "token_type", "issued_at", "signature", "scope"])
-            #expect(body["id"] == .string("\(org.baseURL.absoluteString)/id/\(org.database.organizationID)/\(org.database.userID)"))
+                Set(body.keys) == [
+                    "access_token", "instance_url", "id", "token_type", "issued_at", "signature", "scope",
+                ]
+            )
+            #expect(
+                body["id"]
+                    == .string("\(org.baseURL.absoluteString)/id/\(org.database.organizationID)/\(org.database.userID)")
+            )
             let token = try #require(body["access_token"]?.stringValue)
             #expect(try await org.client.send(.GET, "limits", token: .some(token)).status == 200)
 
             let basic = Data("app:s3cret".utf8).base64EncodedString()
             let viaBasic = try await org.client.send(
-                .POST, "/services/oauth2/token", body: Data("grant_type=client_credentials".utf8),
+                .POST,
+                "/services/oauth2/token",
+                body: Data("grant_type=client_credentials".utf8),
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic \(basic)")],
-                token: .none)
+                token: .none
+            )
             #expect(viaBasic.status == 200, "\(viaBasic.text)")
 
-            let wrongSecret = try await postToken(org.client, "grant_type=client_credentials&client_id=app&client_secret=x")
+            let wrongSecret = try await postToken(
+                org.client,
+                "grant_type=client_credentials&client_id=app&client_secret=x"
+            )
             #expect(wrongSecret.status == 400)
             #expect(try wrongSecret.json().objectValue?["error"] == "invalid_client")
-            let wrongClient = try await postToken(org.client, "grant_type=client_credentials&client_id=x&client_secret=s3cret")
+            let wrongClient = try await postToken(
+                org.client,
+                "grant_type=client_credentials&client_id=x&client_secret=s3cret"
+            )
             #expect(try wrongClient.json().objectValue?["error"] == "invalid_client_id")
             let noSecret = try await postToken(org.client, "grant_type=client_credentials&client_id=app")
             #expect(try noSecret.json().objectValue?["error"] == "invalid_client")
@@ -68,7 +86,8 @@ struct IdentityAndExpiryTests {
         let clock = MovableClock()
         let configuration = LocalOrgConfiguration(refreshToken: "rt", tokenTTL: .seconds(3600))
         try await LocalOrgFixture.with(
-            configuration: configuration, databaseConfiguration: OrgDatabase.Configuration(now: clock.now)
+            configuration: configuration,
+            databaseConfiguration: OrgDatabase.Configuration(now: clock.now)
         ) { org in
             #expect(try await org.client.send(.GET, "limits").status == 200)
             // Real time passes too (minutes under a loaded machine): stay well inside the lifetime.
@@ -90,7 +109,11 @@ struct IdentityAndExpiryTests {
 
     private func postToken(_ client: LocalOrgTestClient, _ form: String) async throws -> TestResponse {
         try await client.send(
-            .POST, "/services/oauth2/token", body: Data(form.utf8),
-            headers: [("Content-Type", "application/x-www-form-urlencoded")], token: .none)
+            .POST,
+            "/services/oauth2/token",
+            body: Data(form.utf8),
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            token: .none
+        )
     }
 }

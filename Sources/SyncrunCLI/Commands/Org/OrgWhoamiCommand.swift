@@ -27,7 +27,8 @@ struct OrgWhoamiCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("config"),
-        help: ArgumentHelp("The directory whose project file (syncrun.yaml) names orgs.", valueName: "dir"))
+        help: ArgumentHelp("The directory whose project file (syncrun.yaml) names orgs.", valueName: "dir")
+    )
     var configDirectory: String = "."
 
     @Option(help: "text or json.")
@@ -61,7 +62,8 @@ struct OrgWhoamiCommand: AsyncParsableCommand {
                 token source: \(answer.tokenSource)
                 API usage:    \(answer.apiUsage.map { "\($0.used) of \($0.max) (\($0.remaining) left)" } ?? "-")
 
-                """)
+                """
+            )
         }
     }
 
@@ -109,8 +111,13 @@ struct OrgWhoamiCommand: AsyncParsableCommand {
                 }
             }
         return Answer(
-            orgId: info.organizationID, userId: info.userID, username: info.username ?? connection.username,
-            instanceUrl: connection.instanceURL, apiVersion: connection.apiVersion,
-            tokenSource: connection.definition.source.label, apiUsage: usage)
+            orgId: info.organizationID,
+            userId: info.userID,
+            username: info.username ?? connection.username,
+            instanceUrl: connection.instanceURL,
+            apiVersion: connection.apiVersion,
+            tokenSource: connection.definition.source.label,
+            apiUsage: usage
+        )
     }
 }

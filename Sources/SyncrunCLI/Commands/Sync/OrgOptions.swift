@@ -17,12 +17,17 @@ struct OrgOptions: ParsableArguments {
         help: ArgumentHelp(
             "The org: local:DIR, http(s)://HOST[:PORT], an org of the project file, or an sf alias or username "
                 + "(default: $SF_TARGET_ORG, $SFDX_AUTH_URL, the project's defaultOrg, sf's target-org).",
-            valueName: "org"))
+            valueName: "org"
+        )
+    )
     var org: String?
 
     @Option(
         help: ArgumentHelp(
-            "The access token for an http(s) org (default: $SF_ACCESS_TOKEN). Never printed.", valueName: "token"))
+            "The access token for an http(s) org (default: $SF_ACCESS_TOKEN). Never printed.",
+            valueName: "token"
+        )
+    )
     var accessToken: String?
 
     @Option(help: ArgumentHelp("The REST API version (default: the one sf reports, else 62.0).", valueName: "NN.N"))
@@ -31,7 +36,9 @@ struct OrgOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "An org from an SFDX auth URL (force://…) read from FILE (or $SFDX_AUTH_URL when no org is given).",
-            valueName: "file"))
+            valueName: "file"
+        )
+    )
     var sfdxAuthURLFile: String?
 
     @Option(help: ArgumentHelp("A JWT bearer org: the PEM private key of the connected app.", valueName: "file"))
@@ -49,12 +56,18 @@ struct OrgOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The login URL (JWT: default https://login.salesforce.com; client credentials: the My Domain URL; "
-                + "overrides an auth URL's host). http:// only for loopback hosts.", valueName: "url"))
+                + "overrides an auth URL's host). http:// only for loopback hosts.",
+            valueName: "url"
+        )
+    )
     var loginURL: String?
 
     @Option(
         help: ArgumentHelp(
-            "A PEM file of extra certificate authorities to trust (default: $SSL_CERT_FILE).", valueName: "file"))
+            "A PEM file of extra certificate authorities to trust (default: $SSL_CERT_FILE).",
+            valueName: "file"
+        )
+    )
     var caFile: String?
 
     @Option(help: ArgumentHelp("local:DIR only: force the query page size (tests).", valueName: "n"))
@@ -71,20 +84,29 @@ struct OrgOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "local:DIR only: after N requests, drop every further connection without an answer.", valueName: "n"))
+            "local:DIR only: after N requests, drop every further connection without an answer.",
+            valueName: "n"
+        )
+    )
     var failAfter: Int?
 
     @Option(
         help: ArgumentHelp(
             "local:DIR only: a schema file (JSON or YAML) adding custom objects, fields and briefcases to the org; "
-                + "stored with it (as 'syncrun org serve --schema').", valueName: "file"))
+                + "stored with it (as 'syncrun org serve --schema').",
+            valueName: "file"
+        )
+    )
     var schema: String?
 
     @Option(
         name: .customLong("seed"),
         help: ArgumentHelp(
             "local:DIR only: when DIR holds no org yet, create it from this Salesforce CLI data plan or record file "
-                + "first (repeatable; as 'syncrun org seed').", valueName: "file"))
+                + "first (repeatable; as 'syncrun org seed').",
+            valueName: "file"
+        )
+    )
     var seedFiles: [String] = []
 
     func validate() throws {
@@ -92,18 +114,21 @@ struct OrgOptions: ParsableArguments {
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
         if let failAfter, failAfter < 0 { throw ValidationError("--fail-after must not be negative") }
         let isLocal = org?.hasPrefix("local:") ?? false
-        if !isLocal, pageSize != nil || failRate > 0 || requestLog != nil || failAfter != nil
-            || !seedFiles.isEmpty || schema != nil
+        if !isLocal,
+            pageSize != nil || failRate > 0 || requestLog != nil || failAfter != nil
+                || !seedFiles.isEmpty || schema != nil
         {
             throw ValidationError(
                 "--page-size, --fail-rate, --fail-after, --request-log, --schema and --seed only apply to "
-                    + "--org local:DIR")
+                    + "--org local:DIR"
+            )
         }
         let defining = definingFlags
         if let org, !defining.isEmpty {
             throw ValidationError(
                 "\(defining.joined(separator: ", ")) define an org of their own; give either them or --org '\(org)', "
-                    + "not both")
+                    + "not both"
+            )
         }
         if jwtKeyFile != nil, sfdxAuthURLFile != nil || clientSecretFile != nil {
             throw ValidationError("--jwt-key-file, --sfdx-auth-url-file and --client-secret-file exclude each other")
@@ -140,20 +165,36 @@ struct OrgOptions: ParsableArguments {
     func definition(project: ProjectContext?) async throws -> OrgDefinition {
         let environment = ProcessInfo.processInfo.environment
         let flags = OrgResolver.Flags(
-            accessToken: accessToken, apiVersion: apiVersion, loginURL: loginURL,
+            accessToken: accessToken,
+            apiVersion: apiVersion,
+            loginURL: loginURL,
             local: localDirectory.map {
                 LocalOrgSettings(
-                    directory: $0, seedFiles: seedFiles, schemaFile: schema, pageSize: pageSize, failRate: failRate,
-                    failSeed: failSeed, failAfter: failAfter, requestLog: requestLog)
-            })
+                    directory: $0,
+                    seedFiles: seedFiles,
+                    schemaFile: schema,
+                    pageSize: pageSize,
+                    failRate: failRate,
+                    failSeed: failSeed,
+                    failAfter: failAfter,
+                    requestLog: requestLog
+                )
+            }
+        )
         if let sfdxAuthURLFile {
             return OrgDefinition(
-                name: sfdxAuthURLFile, source: .sfdxAuthURL(.file(sfdxAuthURLFile), loginURL: loginURL),
-                apiVersion: apiVersion)
+                name: sfdxAuthURLFile,
+                source: .sfdxAuthURL(.file(sfdxAuthURLFile), loginURL: loginURL),
+                apiVersion: apiVersion
+            )
         }
         if let jwtKeyFile, let clientID, let username {
             let credentials = JWTBearerCredentials(
-                keyFile: jwtKeyFile, clientID: clientID, username: username, loginURL: loginURL)
+                keyFile: jwtKeyFile,
+                clientID: clientID,
+                username: username,
+                loginURL: loginURL
+            )
             return OrgDefinition(name: username, source: .jwtBearer(credentials), apiVersion: apiVersion)
         }
         if let clientSecretFile, let clientID, let loginURL {
@@ -172,7 +213,9 @@ struct OrgOptions: ParsableArguments {
     /// - Throws: ``CLIError``: usage (2) when the org cannot be resolved, failure (1) when it
     ///   refuses the login; what `body` throws.
     func withConnection<T: Sendable>(
-        project: ProjectContext?, logger: Logger, _ body: (OrgConnection) async throws -> T
+        project: ProjectContext?,
+        logger: Logger,
+        _ body: (OrgConnection) async throws -> T
     ) async throws -> T {
         let definition = try await definition(project: project)
         let environment = ProcessInfo.processInfo.environment
@@ -188,7 +231,9 @@ struct OrgOptions: ParsableArguments {
 
     /// Runs `body` with a client for the org.
     func withOrgClient<T: Sendable>(
-        project: ProjectContext?, logger: Logger, _ body: (RESTOrgClient) async throws -> T
+        project: ProjectContext?,
+        logger: Logger,
+        _ body: (RESTOrgClient) async throws -> T
     ) async throws -> T {
         try await withConnection(project: project, logger: logger) { try await body($0.client) }
     }

@@ -34,20 +34,26 @@ struct StoreBindingCheck {
                         + "'\(binding.orgName)' at \(binding.instanceURL)), not to org \(identity.organizationID) "
                         + "(user \(identity.userID)) that '\(connection.definition.name)' logs in to; nothing was "
                         + "written. Sync that org into a store of its own (--store FILE), or name the store's org "
-                        + "with --org")
+                        + "with --org"
+                )
             }
             return
         }
         guard !readOnly else { return }
         let newBinding = StoreOrgBinding(
-            orgID: identity.organizationID, userID: identity.userID, orgName: connection.definition.name,
-            instanceURL: connection.instanceURL, boundAt: Int64(Date().timeIntervalSince1970 * 1000))
+            orgID: identity.organizationID,
+            userID: identity.userID,
+            orgName: connection.definition.name,
+            instanceURL: connection.instanceURL,
+            boundAt: Int64(Date().timeIntervalSince1970 * 1000)
+        )
         try write(newBinding)
         if hasSyncs {
             StandardStreams.writeError(
                 "note: the store '\(path)' was made before stores recorded their org; it now belongs to org "
                     + "\(identity.organizationID) (user \(identity.userID), '\(connection.definition.name)'), "
-                    + "and syncs with another org or user will be refused\n")
+                    + "and syncs with another org or user will be refused\n"
+            )
         }
     }
 
