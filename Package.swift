@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SyncLedger", targets: ["SyncLedger"]),
         .library(name: "OrgClient", targets: ["OrgClient"]),
         .library(name: "LocalOrg", targets: ["LocalOrg"]),
+        .library(name: "OrgAccess", targets: ["OrgAccess"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
     ],
     dependencies: [
@@ -68,6 +69,18 @@ let package = Package(
                 "JSONCore", "SOQL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),  // extra trusted CAs (--ca-file)
+            ]
+        ),
+        // Reaching an org: the ORG grammar, the project file's orgs, token sources (sf CLI, SFDX auth
+        // URL, JWT bearer, client credentials, access token, local org) and their renewal.
+        .target(
+            name: "OrgAccess",
+            dependencies: [
+                "OrgClient", "LocalOrg", "SyncConfig",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The embedded local org: a Salesforce REST API over SQLite.
@@ -103,8 +116,8 @@ let package = Package(
         .target(
             name: "SyncrunCLI",
             dependencies: [
-                "JSONCore", "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg",
-                "SyncEngine",
+                "JSONCore", "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "OrgAccess",
+                "LocalOrg", "SyncEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -152,7 +165,10 @@ let package = Package(
         .testTarget(
             name: "OrgClientTests",
             dependencies: [
-                "JSONCore", "OrgClient", "LocalOrg", "SyncrunTestSupport",
+                "JSONCore", "OrgClient", "OrgAccess", "LocalOrg", "SyncrunTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -8,7 +8,13 @@ import Foundation
 /// - `accessToken` (`String?`, `nil`): the bearer token data requests must carry; generated when `nil`.
 /// - `refreshToken` (`String?`, `nil`): the refresh token the `refresh_token` grant accepts;
 ///   generated when `nil`.
-/// - `clientID` (`String?`, `nil`): the `client_id` the refresh grant requires; `nil` accepts any.
+/// - `clientID` (`String?`, `nil`): the `client_id` the refresh and client-credentials grants require;
+///   `nil` accepts any.
+/// - `clientSecret` (`String?`, `nil`): the `client_secret` the client-credentials grant requires;
+///   `nil` accepts any non-empty one.
+/// - `tokenTTL` (`Duration?`, `nil`): how long each access token works (the configured one included,
+///   from start-up); after that, requests carrying it get 401 `INVALID_SESSION_ID`. `nil`: until
+///   the server stops. Measured on the database's clock (`OrgDatabase.Configuration.now`).
 /// - `pageSize` (`Int?`, `nil`): forces the query page size, overriding `Sforce-Query-Options`,
 ///   so tests can page through small result sets (the real API never goes below 200).
 /// - `apiRequestLimit` (`Int`, `100_000`): the daily allocation reported as `MAX` in
@@ -31,6 +37,10 @@ public struct LocalOrgConfiguration: Sendable {
     public var refreshToken: String?
     /// The client ID the refresh grant requires, or `nil` for any.
     public var clientID: String?
+    /// The client secret the client-credentials grant requires, or `nil` for any.
+    public var clientSecret: String?
+    /// How long an access token works, or `nil` for as long as the server runs.
+    public var tokenTTL: Duration?
     /// A forced query page size, or `nil` to honour `Sforce-Query-Options` (default 2000).
     public var pageSize: Int?
     /// The daily API request allocation.
@@ -62,8 +72,12 @@ public struct LocalOrgConfiguration: Sendable {
         jwtBearer: JWTBearerSettings? = nil,
         tls: TLSSettings? = nil,
         maxRequestBodySize: Int = 32 * 1024 * 1024,
-        requestObserver: (@Sendable (_ method: String, _ target: String) -> Void)? = nil
+        requestObserver: (@Sendable (_ method: String, _ target: String) -> Void)? = nil,
+        clientSecret: String? = nil,
+        tokenTTL: Duration? = nil
     ) {
+        self.clientSecret = clientSecret
+        self.tokenTTL = tokenTTL
         self.requestObserver = requestObserver
         self.host = host
         self.port = port

@@ -39,7 +39,8 @@ public struct LocalOrgServer: Sendable {
         }
         let identity = OrgIdentity(orgID: database.organizationID, userID: database.userID)
         let sessions = SessionStore(
-            accessToken: configuration.accessToken, refreshToken: configuration.refreshToken, orgID: identity.orgID)
+            accessToken: configuration.accessToken, refreshToken: configuration.refreshToken, orgID: identity.orgID,
+            timeToLive: configuration.tokenTTL, now: database.configuration.now)
         let verifier = try configuration.jwtBearer.map(JWTAssertionVerifier.init(settings:))
         api = OrgAPI(
             database: database,
@@ -47,7 +48,8 @@ public struct LocalOrgServer: Sendable {
             usage: APIUsage(limit: configuration.apiRequestLimit),
             pageSizeOverride: configuration.pageSize,
             oauth: OAuthTokenEndpoint(
-                sessions: sessions, verifier: verifier, clientID: configuration.clientID, identity: identity),
+                sessions: sessions, verifier: verifier, clientID: configuration.clientID,
+                clientSecret: configuration.clientSecret, identity: identity),
             identity: identity
         )
         faults = ProtectedState(FaultPlan(configuration: configuration.faults))

@@ -11,6 +11,7 @@ struct RunProject {
     var orgDirectory: String { directory.appendingPathComponent(".syncrun/org").path }
     var org: String { "local:" + orgDirectory }
     var seedPlan: String { directory.appendingPathComponent("data/plan.json").path }
+    var storeFile: URL { directory.appendingPathComponent(".syncrun/store.db") }
 
     /// Runs `body` with a fresh copy of the example (no store, no org yet).
     static func with<T>(_ body: (RunProject) async throws -> T) async throws -> T {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `POST /services/oauth2/token`: the refresh-token grant (§9.3) and the JWT bearer grant (§9.2).
+/// `POST /services/oauth2/token`: the refresh-token grant (§9.3), the JWT bearer grant (§9.2) and
+/// the client-credentials grant (client ID and secret in the form body or as HTTP Basic).
 ///
 /// Answers with Salesforce's token response on success and the OAuth error shape
 /// `{"error": "invalid_grant", "error_description": "…"}` (400) on failure, never the REST error array.
@@ -29,8 +30,10 @@ struct OAuthTokenEndpoint: Sendable {
     let sessions: SessionStore
     /// The JWT verifier, when the JWT grant is enabled.
     let verifier: JWTAssertionVerifier?
-    /// The client ID the refresh grant requires, if any.
+    /// The client ID the refresh and client-credentials grants require, if any.
     let clientID: String?
+    /// The client secret the client-credentials grant requires, if any.
+    let clientSecret: String?
     /// The org and user the tokens belong to.
     let identity: OrgIdentity
 
@@ -79,6 +82,18 @@ struct OAuthTokenEndpoint: Sendable {
                 throw Failure(error: "invalid_grant", error_description: error.description)
             }
             return makeToken(baseURL: baseURL, now: now, scope: "api")
+        case "client_credentials":
+            let (id, secret) = Self.clientCredentials(form: form, authorization: request.header("Authorization"))
+            guard let id, !id.isEmpty, let secret, !secret.isEmpty else {
+                throw Failure(error: "invalid_client", error_description: "client_id and client_secret are required")
+            }
+            if let clientID, id != clientID {
+                throw Failure(error: "invalid_client_id", error_description: "client identifier invalid")
+            }
+            if let clientSecret, secret != clientSecret {
+                throw Failure(error: "invalid_client", error_description: "invalid client credentials")
+            }
+            return makeToken(baseURL: baseURL, now: now, scope: "api")
         case nil:
             throw Failure(error: "invalid_request", error_description: "grant_type is missing")
         default:
@@ -97,6 +112,21 @@ struct OAuthTokenEndpoint: Sendable {
             signature: sessions.signature(identityURL: identityURL, issuedAt: issuedAt),
             scope: scope
         )
+    }
+
+    /// The client ID and secret of a client-credentials request: HTTP Basic when present, else the
+    /// `client_id` and `client_secret` form fields.
+    private static func clientCredentials(
+        form: [(name: String, value: String)], authorization: String?
+    ) -> (String?, String?) {
+        if let authorization, authorization.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        {
+            // RFC 6749 §2.3.1: both parts are form-encoded before they are joined.
+            return (FormDecoding.component(text[..<colon]), FormDecoding.component(text[text.index(after: colon)...]))
+        }
+        return (form.first { $0.name == "client_id" }?.value, form.first { $0.name == "client_secret" }?.value)
     }
 
     private static func encode(_ value: some Encodable) -> Data {

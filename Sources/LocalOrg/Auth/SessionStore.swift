@@ -4,22 +4,36 @@ import Foundation
 /// The tokens the local org accepts: the configured (or generated) access token, tokens issued by
 /// the OAuth endpoint, and the refresh token the refresh grant accepts.
 ///
+/// With a time to live, each access token (the start-up one included) stops working that long
+/// after it was issued, as a real org's session times out: requests carrying it get 401
+/// `INVALID_SESSION_ID` and the client must get a new one from a grant.
+///
 /// Tokens are secrets: this type has no description and nothing here is logged.
 struct SessionStore: Sendable {
     /// The access token printed at start-up.
     let primaryAccessToken: String
     /// The refresh token the `refresh_token` grant accepts.
     let refreshToken: String
-    private let issued = ProtectedState(Set<String>())
+    /// How long an access token works, or `nil` for as long as the server runs.
+    let timeToLive: Duration?
+    private let now: @Sendable () -> Date
+    private let primaryIssuedAt: Date
+    private let issued = ProtectedState([String: Date]())
     private let signingKey: Data = {
         var generator = SystemRandomNumberGenerator()
         return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }()
 
     /// Creates the store, generating the tokens that are not configured.
-    init(accessToken: String?, refreshToken: String?, orgID: String) {
+    init(
+        accessToken: String?, refreshToken: String?, orgID: String, timeToLive: Duration? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         primaryAccessToken = accessToken ?? Self.makeToken(orgID: orgID)
         self.refreshToken = refreshToken ?? "5Aep" + Self.randomText(length: 83)
+        self.timeToLive = timeToLive
+        self.now = now
+        primaryIssuedAt = now()
     }
 
     /// Whether an `Authorization` header value (`Bearer T` or `OAuth T`) carries a valid token.
@@ -30,15 +44,23 @@ struct SessionStore: Sendable {
         let scheme = parts[0].lowercased()
         guard scheme == "bearer" || scheme == "oauth" else { return false }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        if Self.constantTimeEquals(token, primaryAccessToken) { return true }
-        return issued.withLock { $0.contains(token) }
+        if Self.constantTimeEquals(token, primaryAccessToken) { return isLive(issuedAt: primaryIssuedAt) }
+        guard let issuedAt = issued.withLock({ $0[token] }) else { return false }
+        return isLive(issuedAt: issuedAt)
     }
 
-    /// Issues a new access token, valid until the server stops.
+    /// Issues a new access token, valid for the time to live (or until the server stops).
     func issueAccessToken(orgID: String) -> String {
         let token = Self.makeToken(orgID: orgID)
-        issued.withLock { _ = $0.insert(token) }
+        let issuedAt = now()
+        issued.withLock { $0[token] = issuedAt }
         return token
+    }
+
+    private func isLive(issuedAt: Date) -> Bool {
+        guard let timeToLive else { return true }
+        let seconds = Double(timeToLive.components.seconds) + Double(timeToLive.components.attoseconds) / 1e18
+        return now().timeIntervalSince(issuedAt) < seconds
     }
 
     /// The OAuth `signature` of a token response: base64 HMAC-SHA256 of `id` + `issued_at`.

@@ -45,6 +45,13 @@ struct OrgAPI: Sendable {
     /// Answers one top-level request.
     func handle(_ request: OrgHTTPRequest) -> OrgHTTPResponse {
         let segments = Self.segments(of: request.path)
+        if segments.count == 3, segments[0] == "id" {
+            guard sessions.isAuthorized(request.header("Authorization")) else {
+                return .error(.invalidSession, version: .newest)
+            }
+            return IdentityEndpoint(identity: identity, database: database)
+                .identityResponse(orgID: segments[1], userID: segments[2], baseURL: instanceURL, version: .newest)
+        }
         guard segments.count >= 2, segments[0] == "services" else {
             return .error(.resourceNotFound, version: .newest)
         }
@@ -67,6 +74,12 @@ struct OrgAPI: Sendable {
             return route(request, version: version, resource: Array(segments.dropFirst(3)), store: .database(database))
         case "oauth2" where segments.count == 3 && segments[2] == "token":
             return oauth.respond(to: request, baseURL: instanceURL, now: Date())
+        case "oauth2" where segments.count == 3 && segments[2] == "userinfo":
+            guard sessions.isAuthorized(request.header("Authorization")) else {
+                return .error(.invalidSession, version: .newest)
+            }
+            return IdentityEndpoint(identity: identity, database: database)
+                .userInfoResponse(baseURL: instanceURL, version: .newest)
         default:
             return .error(.resourceNotFound, version: .newest)
         }

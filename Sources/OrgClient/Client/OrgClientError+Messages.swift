@@ -20,6 +20,15 @@ extension OrgClientError {
         )
     }
 
+    static func unreadableCertificates(_ path: String, underlying: any Error) -> OrgClientError {
+        OrgClientError(
+            code: .invalidConfiguration,
+            message: "cannot read trusted certificates from '\(path)': \(underlying); give a PEM file of CA "
+                + "certificates (--ca-file or SSL_CERT_FILE)",
+            underlying: underlying
+        )
+    }
+
     static func invalidAPIVersion(_ text: String) -> OrgClientError {
         OrgClientError(
             code: .invalidConfiguration,
@@ -57,11 +66,15 @@ extension OrgClientError {
         )
     }
 
-    static func tokenRefreshFailed(_ error: any Error, request: OutgoingRequest) -> OrgClientError {
-        OrgClientError(
+    static func tokenRefreshFailed(
+        _ error: any Error, request: OutgoingRequest, advice: OrgAuthenticationAdvice? = nil
+    ) -> OrgClientError {
+        let reason = (error as? OrgClientError)?.message ?? "\(error)"
+        let org = advice.map { " '\($0.orgName)'" } ?? ""
+        return OrgClientError(
             code: .authentication,
-            message: "the org rejected the access token for \(request.method.rawValue) '\(request.path)' and getting "
-                + "a new one failed: \(error); check the refresh credentials",
+            message: "the org\(org) rejected the access token for \(request.method.rawValue) '\(request.path)' and "
+                + "getting a new one failed: \(reason); \(advice?.fix ?? "check the refresh credentials")",
             method: request.method.rawValue,
             path: request.path,
             httpStatus: 401,
@@ -83,6 +96,25 @@ extension OrgClientError {
             code: .invalidResponse,
             message: "the org sent a nextRecordsUrl '\(url)' that is not a path under /services/data/; "
                 + "refusing to send the access token there"
+        )
+    }
+
+    /// The error for a 401 that a new token did not cure (or that nothing can renew), naming the
+    /// org and the fix.
+    static func sessionRefused(
+        _ response: IncomingResponse, request: OutgoingRequest, advice: OrgAuthenticationAdvice, afterRenewal: Bool
+    ) -> OrgClientError {
+        let details = OrgErrorDetail.parseErrorBody(response.body)
+        let server = details.first.map { " (\($0.errorCode): \($0.message))" } ?? ""
+        let renewal = afterRenewal ? ", also with a new token," : ""
+        return OrgClientError(
+            code: .authentication,
+            message: "the org '\(advice.orgName)' rejected the access token\(renewal) for "
+                + "\(request.method.rawValue) '\(request.path)'\(server); \(advice.fix)",
+            method: request.method.rawValue,
+            path: request.path,
+            httpStatus: 401,
+            serverErrors: details
         )
     }
 

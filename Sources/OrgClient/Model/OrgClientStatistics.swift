@@ -10,6 +10,8 @@ public struct OrgClientStatistics: Sendable, Hashable {
     public var bytesSent: Int
     /// The latest `Sforce-Limit-Info` figure the org reported, when it sent one.
     public var apiUsage: APIUsage?
+    /// New access tokens obtained after a 401 (one per expiry, however many requests saw it).
+    public var tokenRenewals: Int
 
     /// Creates counters; all zero by default.
     public init(
@@ -17,8 +19,10 @@ public struct OrgClientStatistics: Sendable, Hashable {
         retries: Int = 0,
         bytesReceived: Int = 0,
         bytesSent: Int = 0,
-        apiUsage: APIUsage? = nil
+        apiUsage: APIUsage? = nil,
+        tokenRenewals: Int = 0
     ) {
+        self.tokenRenewals = tokenRenewals
         self.requests = requests
         self.retries = retries
         self.bytesReceived = bytesReceived

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 
-/// Calls the OAuth token endpoint of a login host: the refresh-token grant and the JWT bearer
-/// grant.
+/// Calls the OAuth token endpoint of a login host: the refresh-token grant, the JWT bearer grant
+/// and the client-credentials grant.
 ///
 /// ```swift
 /// let oauth = OAuthClient(loginURL: "https://login.salesforce.com", orgClient: org)
@@ -65,6 +65,16 @@ public struct OAuthClient: Sendable {
         let assertion = try Self.makeAssertion(grant, now: now, sign: sign)
         return try await requestToken(form: [
             ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
+        ])
+    }
+
+    /// Runs the client-credentials grant (the connected app's run-as user), with the ID and
+    /// secret in the form body.
+    ///
+    /// - Throws: ``OrgClientError`` with code ``OrgClientError/Code/oauth`` when the host refuses.
+    public func requestClientCredentialsToken(clientID: String, clientSecret: String) async throws -> OAuthToken {
+        try await requestToken(form: [
+            ("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", clientSecret),
         ])
     }
 

@@ -10,6 +10,8 @@ extension RESTOrgClient {
     /// | ``maxResponseBytes`` | `Int` | 256 MiB |
     /// | ``clock`` | `any Clock<Duration>` | `ContinuousClock()`; backoff sleeps run on it |
     /// | ``accessTokenRefresher`` | `(@Sendable () async throws -> String)?` | `nil` |
+    /// | ``authenticationAdvice`` | ``OrgAuthenticationAdvice``? | `nil` |
+    /// | ``trustedCertificatesFile`` | `String?` | `nil`: the system's trust roots only |
     public struct Configuration: Sendable {
         /// The org's URL, token and API version.
         public var endpoint: OrgEndpoint
@@ -24,10 +26,18 @@ extension RESTOrgClient {
         public var maxResponseBytes: Int
         /// The clock backoff delays sleep on; tests pass one that does not wait.
         public var clock: any Clock<Duration>
-        /// Called once when the org answers 401 to get a new access token (for example through
-        /// ``OAuthClient/refreshAccessToken(_:)``); the request is then repeated once. With `nil`
-        /// a 401 fails with ``OrgClientError/Code/authentication``.
+        /// Called when the org answers 401 to get a new access token (for example through
+        /// ``OAuthClient/refreshAccessToken(_:)``); the request is then repeated once. Concurrent
+        /// requests that get a 401 for the same token share one call (single flight), and a request
+        /// whose token was already replaced retries with the new one without calling it. With
+        /// `nil` a 401 fails with ``OrgClientError/Code/authentication``.
         public var accessTokenRefresher: (@Sendable () async throws -> String)?
+        /// The org's name and the command that gives it a working login, for the message of a 401
+        /// that a new token did not cure (or that no refresher can).
+        public var authenticationAdvice: OrgAuthenticationAdvice?
+        /// A PEM file of extra certificate authorities to trust (a corporate proxy's, or the one
+        /// that signed the local org's `--tls-cert`), on top of the system's.
+        public var trustedCertificatesFile: String?
 
         /// Creates a configuration; see the type's documentation for the defaults.
         public init(
@@ -37,8 +47,12 @@ extension RESTOrgClient {
             retryPolicy: RetryPolicy = .default,
             maxResponseBytes: Int = 256 * 1024 * 1024,
             clock: any Clock<Duration> = ContinuousClock(),
-            accessTokenRefresher: (@Sendable () async throws -> String)? = nil
+            accessTokenRefresher: (@Sendable () async throws -> String)? = nil,
+            authenticationAdvice: OrgAuthenticationAdvice? = nil,
+            trustedCertificatesFile: String? = nil
         ) {
+            self.authenticationAdvice = authenticationAdvice
+            self.trustedCertificatesFile = trustedCertificatesFile
             self.endpoint = endpoint
             self.requestTimeout = requestTimeout
             self.connectTimeout = connectTimeout

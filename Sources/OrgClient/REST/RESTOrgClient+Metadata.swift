@@ -63,4 +63,17 @@ extension RESTOrgClient {
         }
         return identity
     }
+
+    /// `GET /services/oauth2/userinfo`: the org, user and username the access token belongs to;
+    /// the one identity call that works with a bare access token.
+    public func userInfo() async throws -> OrgUserInfo {
+        let request = OutgoingRequest(.get, "/services/oauth2/userinfo")
+        let value = try await sendForJSON(request)
+        guard let organizationID = value["organization_id"]?.stringValue, let userID = value["user_id"]?.stringValue
+        else {
+            throw OrgClientError.unexpectedShape("user info without 'organization_id' or 'user_id'", request: request)
+        }
+        return OrgUserInfo(
+            organizationID: organizationID, userID: userID, username: value["preferred_username"]?.stringValue)
+    }
 }

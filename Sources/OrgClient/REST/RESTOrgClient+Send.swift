@@ -21,6 +21,7 @@ extension RESTOrgClient {
         while true {
             try Task.checkCancellation()
             let token = request.isAuthenticated ? state.withLock { $0.accessToken } : nil
+            let failedWithToken = hasRefreshedToken
             state.withLock {
                 $0.statistics.requests += 1
                 $0.statistics.bytesSent += bodyBytes
@@ -44,22 +45,25 @@ extension RESTOrgClient {
                     return response
                 }
                 if response.status == 401, !hasRefreshedToken, request.isAuthenticated,
-                    let refresher = configuration.accessTokenRefresher
+                    let refresher = configuration.accessTokenRefresher, let token
                 {
                     hasRefreshedToken = true
-                    requestLogger.debug("Refreshing the access token after HTTP 401")
-                    let newToken: String
+                    requestLogger.debug("Getting a new access token after HTTP 401")
                     do {
-                        newToken = try await refresher()
-                    } catch let error as OrgClientError {
-                        throw error
+                        _ = try await renewAccessToken(replacing: token, with: refresher)
                     } catch is CancellationError {
                         throw CancellationError()
+                    } catch let error as OrgClientError where configuration.authenticationAdvice == nil {
+                        throw error
                     } catch {
-                        throw OrgClientError.tokenRefreshFailed(error, request: request)
+                        throw OrgClientError.tokenRefreshFailed(
+                            error, request: request, advice: configuration.authenticationAdvice)
                     }
-                    state.withLock { $0.accessToken = newToken }
                     continue
+                }
+                if response.status == 401, request.isAuthenticated, let advice = configuration.authenticationAdvice {
+                    throw OrgClientError.sessionRefused(
+                        response, request: request, advice: advice, afterRenewal: failedWithToken)
                 }
                 let errorCode = OrgErrorDetail.parseErrorBody(response.body).first?.errorCode
                 outcome = .response(status: response.status, errorCode: errorCode)
@@ -102,6 +106,48 @@ extension RESTOrgClient {
                         isUnsafeToRetry: reason == .unsafeToRetry
                     )
                 }
+            }
+        }
+    }
+
+    /// Replaces the access token `used` by a new one from `refresher`, once however many requests
+    /// ask: the first caller starts the refresh, concurrent callers await the same one, and a
+    /// caller whose token was already replaced gets the current token without a refresh.
+    ///
+    /// - Returns: The token to retry with.
+    /// - Throws: What `refresher` throws (to every caller that awaited that refresh).
+    func renewAccessToken(
+        replacing used: String, with refresher: @escaping @Sendable () async throws -> String
+    ) async throws -> String {
+        enum Step {
+            case use(String)
+            case await(Task<String, any Error>)
+        }
+        let step: Step = state.withLock { shared in
+            if shared.accessToken != used { return .use(shared.accessToken) }
+            if let running = shared.renewal { return .await(running) }
+            let task = Task { try await refresher() }
+            shared.renewal = task
+            return .await(task)
+        }
+        switch step {
+        case .use(let current):
+            return current
+        case .await(let task):
+            do {
+                let token = try await task.value
+                state.withLock { shared in
+                    guard shared.renewal == task else { return }
+                    shared.renewal = nil
+                    shared.accessToken = token
+                    shared.statistics.tokenRenewals += 1
+                }
+                return token
+            } catch {
+                state.withLock { shared in
+                    if shared.renewal == task { shared.renewal = nil }
+                }
+                throw error
             }
         }
     }

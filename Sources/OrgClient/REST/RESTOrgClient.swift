@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Logging
+import NIOSSL
 
 /// The ``OrgClient`` that speaks the Salesforce REST API over HTTP(S), to a real org or to the
 /// local org.
@@ -27,6 +28,8 @@ public struct RESTOrgClient: OrgClient {
     struct SharedState: Sendable {
         var accessToken: String
         var statistics = OrgClientStatistics()
+        /// The token renewal in flight, shared by every request that got a 401 meanwhile.
+        var renewal: Task<String, any Error>?
     }
 
     /// The settings the client was made with.
@@ -88,6 +91,17 @@ public func withRESTOrgClient<Result>(
         configuration.connectTimeout.components.seconds * 1_000_000_000
         + configuration.connectTimeout.components.attoseconds / 1_000_000_000
     httpConfiguration.timeout.connect = .nanoseconds(connectNanoseconds)
+    if let caFile = configuration.trustedCertificatesFile {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+        } catch {
+            throw OrgClientError.unreadableCertificates(caFile, underlying: error)
+        }
+        tls.additionalTrustRoots = [.certificates(certificates)]
+        httpConfiguration.tlsConfiguration = tls
+    }
     let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
     let client = RESTOrgClient(httpClient: httpClient, configuration: configuration, logger: logger)
     let result: Result

@@ -44,6 +44,11 @@ extension Diagnostic {
         public static let missingKey = Code(rawValue: "missing-key")
         /// A key the product does not know; kept verbatim.
         public static let unknownKey = Code(rawValue: "unknown-key")
+        /// A secret (token, auth URL, client secret) written in the project file instead of a file
+        /// or environment variable name.
+        public static let inlineSecret = Code(rawValue: "inline-secret")
+        /// A project-file org that is none of the six forms, or names an undeclared org.
+        public static let invalidOrg = Code(rawValue: "invalid-org")
         /// A string that must not be empty is empty.
         public static let emptyValue = Code(rawValue: "empty-value")
         /// A number outside the range the SDK accepts; the value was clamped.

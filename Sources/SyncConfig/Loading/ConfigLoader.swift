@@ -70,7 +70,7 @@ public struct ConfigLoader: Sendable {
     }
 
     /// Reads and parses one file into the positioned tree; syntax problems become diagnostics.
-    private func parse(_ url: URL, file: String, log: DiagnosticLog) throws -> ConfigNode? {
+    func parse(_ url: URL, file: String, log: DiagnosticLog) throws -> ConfigNode? {
         let context = DecodingContext(file: file, log: log)
         // Checked before reading, so a huge file is never loaded into memory.
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0

@@ -74,6 +74,18 @@ struct OrgServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Require this client ID (JWT 'iss', refresh 'client_id').", valueName: "id"))
     var clientID: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Require this client secret in the client-credentials grant.", valueName: "file"))
+    var clientSecretFile: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Access tokens stop working SECONDS after they are issued (401 INVALID_SESSION_ID).",
+            valueName: "seconds"))
+    var tokenTTL: Int?
+
     @Option(name: .long, help: ArgumentHelp("PEM certificate (chain) to serve HTTPS with; needs --tls-key.", valueName: "file"))
     var tlsCert: String?
 
@@ -90,6 +102,7 @@ struct OrgServeCommand: AsyncParsableCommand {
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
         if let failAfter, failAfter < 0 { throw ValidationError("--fail-after must not be negative") }
         guard requestLimit >= 0 else { throw ValidationError("--request-limit must not be negative") }
+        if let tokenTTL, tokenTTL < 1 { throw ValidationError("--token-ttl must be at least 1 second") }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together; give both or neither")
         }
@@ -133,6 +146,11 @@ struct OrgServeCommand: AsyncParsableCommand {
                 failureRate: failRate, seed: failSeed, latency: .milliseconds(latency), failAfter: failAfter),
             requestLogURL: log.map { URL(fileURLWithPath: $0) }
         )
+        configuration.tokenTTL = tokenTTL.map { .seconds($0) }
+        if let clientSecretFile {
+            configuration.clientSecret = try readText(clientSecretFile, option: "--client-secret-file")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         if let jwtCert {
             configuration.jwtBearer = JWTBearerSettings(certificatePEM: try readText(jwtCert, option: "--jwt-cert"), clientID: clientID)
         }

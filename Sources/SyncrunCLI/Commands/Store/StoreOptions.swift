@@ -12,9 +12,10 @@ struct StoreOptions: ParsableArguments {
     )
     var storePath: String?
 
-    /// The store file: `--store`, or `.syncrun/store.db` under `--config`.
+    /// The store file: `--store`, the project file's `store`, or `.syncrun/store.db` under `--config`.
     var resolvedStorePath: String {
         if let storePath { return storePath }
+        if let store = ProjectContext.storePath(configDirectory: config.configDirectory) { return store }
         return URL(fileURLWithPath: config.configDirectory)
             .appendingPathComponent(".syncrun/store.db").path
     }

@@ -1,25 +1,74 @@
 import ArgumentParser
 import Foundation
-import LocalOrg
 import Logging
+import OrgAccess
 import OrgClient
 
-/// Which org to talk to: `--org http(s)://HOST[:PORT]` with `--access-token` or
-/// `SF_ACCESS_TOKEN`, or `--org local:DIR`, the embedded local org stored in DIR, started in
-/// this process on a loopback port and reached through the same HTTP client.
+/// Which org to talk to, and how to log in to it (every command that takes `--org`).
+///
+/// `--org ORG` is `local:DIR`, an `http(s)://` instance URL (with `--access-token` or
+/// `SF_ACCESS_TOKEN`), the name of an org in the project file, or else an `sf` alias or
+/// username. The JWT, auth-URL and client-credentials flags define an unnamed org instead. With
+/// neither, the org is `SF_TARGET_ORG`, `SFDX_AUTH_URL`, the project file's `defaultOrg`, or sf's
+/// `target-org`, in that order. Resolution lives in ``OrgResolver``; this type only parses flags.
 struct OrgOptions: ParsableArguments {
     @Option(
         name: .customLong("org"),
-        help: ArgumentHelp("The org: http(s)://HOST[:PORT], or local:DIR for the embedded local org.", valueName: "org"))
-    var org: String
+        help: ArgumentHelp(
+            "The org: local:DIR, http(s)://HOST[:PORT], an org of the project file, or an sf alias or username "
+                + "(default: $SF_TARGET_ORG, $SFDX_AUTH_URL, the project's defaultOrg, sf's target-org).",
+            valueName: "org"
+        )
+    )
+    var org: String?
 
     @Option(
         help: ArgumentHelp(
-            "The access token for an http(s) org (default: $SF_ACCESS_TOKEN). Never printed.", valueName: "token"))
+            "The access token for an http(s) org (default: $SF_ACCESS_TOKEN). Never printed.",
+            valueName: "token"
+        )
+    )
     var accessToken: String?
 
-    @Option(help: ArgumentHelp("The REST API version.", valueName: "NN.N"))
-    var apiVersion: String = OrgEndpoint.defaultAPIVersion
+    @Option(help: ArgumentHelp("The REST API version (default: the one sf reports, else 62.0).", valueName: "NN.N"))
+    var apiVersion: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "An org from an SFDX auth URL (force://…) read from FILE (or $SFDX_AUTH_URL when no org is given).",
+            valueName: "file"
+        )
+    )
+    var sfdxAuthURLFile: String?
+
+    @Option(help: ArgumentHelp("A JWT bearer org: the PEM private key of the connected app.", valueName: "file"))
+    var jwtKeyFile: String?
+
+    @Option(help: ArgumentHelp("The connected app's consumer key (JWT, client credentials).", valueName: "id"))
+    var clientID: String?
+
+    @Option(help: ArgumentHelp("The user a JWT bearer org logs in as.", valueName: "username"))
+    var username: String?
+
+    @Option(help: ArgumentHelp("A client-credentials org: the consumer secret, read from FILE.", valueName: "file"))
+    var clientSecretFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The login URL (JWT: default https://login.salesforce.com; client credentials: the My Domain URL; "
+                + "overrides an auth URL's host). http:// only for loopback hosts.",
+            valueName: "url"
+        )
+    )
+    var loginURL: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file of extra certificate authorities to trust (default: $SSL_CERT_FILE).",
+            valueName: "file"
+        )
+    )
+    var caFile: String?
 
     @Option(help: ArgumentHelp("local:DIR only: force the query page size (tests).", valueName: "n"))
     var pageSize: Int?
@@ -35,98 +84,174 @@ struct OrgOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "local:DIR only: after N requests, drop every further connection without an answer.", valueName: "n"))
+            "local:DIR only: after N requests, drop every further connection without an answer.",
+            valueName: "n"
+        )
+    )
     var failAfter: Int?
 
     @Option(
         help: ArgumentHelp(
             "local:DIR only: a schema file (JSON or YAML) adding custom objects, fields and briefcases to the org; "
-                + "stored with it (as 'syncrun org serve --schema').", valueName: "file"))
+                + "stored with it (as 'syncrun org serve --schema').",
+            valueName: "file"
+        )
+    )
     var schema: String?
 
     @Option(
         name: .customLong("seed"),
         help: ArgumentHelp(
             "local:DIR only: when DIR holds no org yet, create it from this Salesforce CLI data plan or record file "
-                + "first (repeatable; as 'syncrun org seed').", valueName: "file"))
+                + "first (repeatable; as 'syncrun org seed').",
+            valueName: "file"
+        )
+    )
     var seedFiles: [String] = []
 
     func validate() throws {
-        if localDirectory == nil, !(org.hasPrefix("http://") || org.hasPrefix("https://")) {
-            throw ValidationError("--org must be http(s)://HOST[:PORT] or local:DIR, not '\(org)'")
-        }
-        if let localDirectory, localDirectory.isEmpty { throw ValidationError("--org local:DIR needs a directory") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1") }
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
         if let failAfter, failAfter < 0 { throw ValidationError("--fail-after must not be negative") }
-        if localDirectory == nil, pageSize != nil || failRate > 0 || requestLog != nil || failAfter != nil
-            || !seedFiles.isEmpty || schema != nil
+        let isLocal = org?.hasPrefix("local:") ?? false
+        if !isLocal,
+            pageSize != nil || failRate > 0 || requestLog != nil || failAfter != nil
+                || !seedFiles.isEmpty || schema != nil
         {
             throw ValidationError(
                 "--page-size, --fail-rate, --fail-after, --request-log, --schema and --seed only apply to "
-                    + "--org local:DIR")
+                    + "--org local:DIR"
+            )
+        }
+        let defining = definingFlags
+        if let org, !defining.isEmpty {
+            throw ValidationError(
+                "\(defining.joined(separator: ", ")) define an org of their own; give either them or --org '\(org)', "
+                    + "not both"
+            )
+        }
+        if jwtKeyFile != nil, sfdxAuthURLFile != nil || clientSecretFile != nil {
+            throw ValidationError("--jwt-key-file, --sfdx-auth-url-file and --client-secret-file exclude each other")
+        }
+        if sfdxAuthURLFile != nil, clientSecretFile != nil {
+            throw ValidationError("--sfdx-auth-url-file and --client-secret-file exclude each other")
+        }
+        if jwtKeyFile != nil, clientID == nil || username == nil {
+            throw ValidationError("--jwt-key-file needs --client-id and --username (and --login-url for a sandbox)")
+        }
+        if clientSecretFile != nil, clientID == nil || loginURL == nil {
+            throw ValidationError("--client-secret-file needs --client-id and --login-url (the org's My Domain URL)")
         }
     }
 
-    /// The directory of a `local:DIR` org.
+    /// The flags given that define an unnamed org.
+    private var definingFlags: [String] {
+        var flags: [String] = []
+        if sfdxAuthURLFile != nil { flags.append("--sfdx-auth-url-file") }
+        if jwtKeyFile != nil { flags.append("--jwt-key-file") }
+        if clientSecretFile != nil { flags.append("--client-secret-file") }
+        return flags
+    }
+
+    /// The directory of a `local:DIR` org named on the command line.
     var localDirectory: String? {
-        org.hasPrefix("local:") ? String(org.dropFirst("local:".count)) : nil
+        guard let org, org.hasPrefix("local:") else { return nil }
+        return String(org.dropFirst("local:".count))
     }
 
-    /// Runs `body` with a client for the org; a local org runs for the duration of `body`.
+    /// The org these flags name, resolved with the project file's orgs.
     ///
-    /// - Throws: ``CLIError`` (usage) for a missing token or an unusable URL; what `body` throws.
-    func withOrgClient<T: Sendable>(logger: Logger, _ body: (RESTOrgClient) async throws -> T) async throws -> T {
-        guard let directory = localDirectory else {
-            let token = accessToken ?? ProcessInfo.processInfo.environment["SF_ACCESS_TOKEN"] ?? ""
-            guard !token.isEmpty else {
-                throw CLIError.usage("no access token for '\(org)': pass --access-token or set SF_ACCESS_TOKEN")
+    /// - Throws: ``CLIError`` (usage) when the org cannot be resolved.
+    func definition(project: ProjectContext?) async throws -> OrgDefinition {
+        let environment = ProcessInfo.processInfo.environment
+        let flags = OrgResolver.Flags(
+            accessToken: accessToken,
+            apiVersion: apiVersion,
+            loginURL: loginURL,
+            local: localDirectory.map {
+                LocalOrgSettings(
+                    directory: $0,
+                    seedFiles: seedFiles,
+                    schemaFile: schema,
+                    pageSize: pageSize,
+                    failRate: failRate,
+                    failSeed: failSeed,
+                    failAfter: failAfter,
+                    requestLog: requestLog
+                )
             }
-            let endpoint = try endpoint(baseURL: org, token: token)
-            return try await withRESTOrgClient(configuration: .init(endpoint: endpoint), logger: logger, body)
+        )
+        if let sfdxAuthURLFile {
+            return OrgDefinition(
+                name: sfdxAuthURLFile,
+                source: .sfdxAuthURL(.file(sfdxAuthURLFile), loginURL: loginURL),
+                apiVersion: apiVersion
+            )
         }
-        let server: LocalOrgServer
-        do {
-            let directoryURL = URL(fileURLWithPath: directory, isDirectory: true)
-            let isNew = !FileManager.default.fileExists(
-                atPath: directoryURL.appendingPathComponent(OrgDatabase.fileName).path)
-            let orgSchema = try schema.map { try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: $0)) }
-            let database = try OrgDatabase(directory: directoryURL, schema: orgSchema)
-            if isNew, !seedFiles.isEmpty {
-                let report: OrgSeedReport
-                do {
-                    report = try OrgSeeder(database: database).seed(files: seedFiles.map { URL(fileURLWithPath: $0) })
-                } catch {
-                    // Leave no half-seeded org behind: the next run seeds it again.
-                    for suffix in ["", "-wal", "-shm"] {
-                        try? FileManager.default.removeItem(
-                            at: directoryURL.appendingPathComponent(OrgDatabase.fileName + suffix))
-                    }
-                    throw error
-                }
-                StandardStreams.writeError("seeded a new local org in \(directory): \(report.total) record(s)\n")
-            }
-            let faults = FaultConfiguration(failureRate: failRate, seed: failSeed, failAfter: failAfter)
-            server = try LocalOrgServer(
-                configuration: LocalOrgConfiguration(
-                    pageSize: pageSize, faults: faults, requestLogURL: requestLog.map { URL(fileURLWithPath: $0) }),
-                database: database)
-        } catch let error as OrgError {
-            throw CLIError("cannot open the local org in '\(directory)': \(error.message)")
-        } catch {
-            throw CLIError("cannot open the local org in '\(directory)': \(error)")
+        if let jwtKeyFile, let clientID, let username {
+            let credentials = JWTBearerCredentials(
+                keyFile: jwtKeyFile,
+                clientID: clientID,
+                username: username,
+                loginURL: loginURL
+            )
+            return OrgDefinition(name: username, source: .jwtBearer(credentials), apiVersion: apiVersion)
         }
-        return try await server.withRunningServer(logger: logger) { local in
-            let endpoint = try endpoint(baseURL: local.baseURL.absoluteString, token: local.accessToken)
-            return try await withRESTOrgClient(configuration: .init(endpoint: endpoint), logger: logger, body)
+        if let clientSecretFile, let clientID, let loginURL {
+            let credentials = ClientCredentials(clientID: clientID, secret: .file(clientSecretFile), loginURL: loginURL)
+            return OrgDefinition(name: loginURL, source: .clientCredentials(credentials), apiVersion: apiVersion)
+        }
+        let resolver = project?.resolver(environment: environment) ?? OrgResolver(environment: environment)
+        return try await OrgAccessErrors.converting {
+            if let org { return try resolver.resolve(org, flags: flags) }
+            return try await resolver.resolveDefault(flags: flags)
         }
     }
 
-    private func endpoint(baseURL: String, token: String) throws -> OrgEndpoint {
+    /// Connects to the org and runs `body`; a local org runs for the duration of `body`.
+    ///
+    /// - Throws: ``CLIError``: usage (2) when the org cannot be resolved, failure (1) when it
+    ///   refuses the login; what `body` throws.
+    func withConnection<T: Sendable>(
+        project: ProjectContext?,
+        logger: Logger,
+        _ body: (OrgConnection) async throws -> T
+    ) async throws -> T {
+        let definition = try await definition(project: project)
+        let environment = ProcessInfo.processInfo.environment
+        let caFile = caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let connector = OrgConnector(environment: environment, trustedCertificatesFile: caFile, logger: logger)
+        return try await OrgAccessErrors.converting {
+            try await connector.withConnection(to: definition) { connection in
+                for note in connection.notes { StandardStreams.writeError(note + "\n") }
+                return try await body(connection)
+            }
+        }
+    }
+
+    /// Runs `body` with a client for the org.
+    func withOrgClient<T: Sendable>(
+        project: ProjectContext?,
+        logger: Logger,
+        _ body: (RESTOrgClient) async throws -> T
+    ) async throws -> T {
+        try await withConnection(project: project, logger: logger) { try await body($0.client) }
+    }
+}
+
+/// Org access errors as CLI errors: an unresolvable org is a usage error (2), a refusal or an
+/// unavailable org a failure (1).
+enum OrgAccessErrors {
+    static func converting<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try OrgEndpoint(baseURL: baseURL, accessToken: token, apiVersion: apiVersion)
-        } catch let error as OrgClientError {
+            return try await body()
+        } catch let error as OrgAccessError {
+            throw error.code == .unresolvable ? CLIError.usage(error.message) : CLIError(error.message)
+        } catch let error as OrgClientError where error.code == .invalidConfiguration {
             throw CLIError.usage(error.message)
+        } catch let error as OrgClientError {
+            // A login server that cannot be reached, a TLS certificate that is not trusted, …
+            throw CLIError(error.message)
         }
     }
 }

@@ -79,7 +79,6 @@ struct SyncSession {
         } else {
             soupStore = try store.openStore(create: true)
         }
-        if !readOnly { try registerMissingSoups(config.userStore, in: soupStore) }
         if readOnly, let directory = org.localDirectory,
             !FileManager.default.fileExists(
                 atPath: URL(fileURLWithPath: directory).appendingPathComponent(OrgDatabase.fileName).path)
@@ -88,7 +87,13 @@ struct SyncSession {
                 "there is no local org in '\(directory)' yet, and a dry run creates nothing; run once without "
                     + "--dry-run (with --seed FILE to load data), or create it with 'syncrun org seed'")
         }
-        return try await org.withOrgClient(logger: Self.logger) { client in
+        let project = try ProjectContext.load(configDirectory: store.config.configDirectory)
+        return try await org.withConnection(project: project, logger: Self.logger) { connection in
+            let client = connection.client
+            // Before any store write: a store synced with another org or user is refused.
+            try await StoreBindingCheck(store: soupStore, path: store.resolvedStorePath, connection: connection)
+                .run(readOnly: readOnly)
+            if !readOnly { try registerMissingSoups(config.userStore, in: soupStore) }
             let engine = SyncEngine(store: soupStore, org: client, logger: Self.logger)
             let recovered = readOnly ? [] : try Self.converting { try engine.recoverInterruptedRuns() }
             for state in recovered {

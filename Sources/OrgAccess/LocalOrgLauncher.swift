@@ -1,0 +1,63 @@
+import Foundation
+import LocalOrg
+import OrgClient
+
+/// Opens (creating and seeding when new) the embedded local org of a `local:DIR` source.
+struct LocalOrgLauncher {
+    let settings: LocalOrgSettings
+
+    /// The server, not yet running, what to tell the user (a new org was seeded), and the org and
+    /// user its tokens belong to.
+    ///
+    /// - Throws: ``OrgAccessError`` (unavailable) when the org cannot be opened, its schema or
+    ///   seed files are unusable, or its request log cannot be written.
+    func makeServer() throws -> (LocalOrgServer, [String], OrgUserIdentity) {
+        let directory = settings.directory
+        var notes: [String] = []
+        do {
+            let directoryURL = URL(fileURLWithPath: directory, isDirectory: true)
+            let isNew = !FileManager.default.fileExists(
+                atPath: directoryURL.appendingPathComponent(OrgDatabase.fileName).path
+            )
+            let orgSchema = try settings.schemaFile.map {
+                try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: $0))
+            }
+            let database = try OrgDatabase(directory: directoryURL, schema: orgSchema)
+            if isNew, !settings.seedFiles.isEmpty {
+                let report: OrgSeedReport
+                do {
+                    report = try OrgSeeder(database: database).seed(
+                        files: settings.seedFiles.map { URL(fileURLWithPath: $0) }
+                    )
+                } catch {
+                    // Leave no half-seeded org behind: the next run seeds it again.
+                    for suffix in ["", "-wal", "-shm"] {
+                        try? FileManager.default.removeItem(
+                            at: directoryURL.appendingPathComponent(OrgDatabase.fileName + suffix)
+                        )
+                    }
+                    throw error
+                }
+                notes.append("seeded a new local org in \(directory): \(report.total) record(s)")
+            }
+            let faults = FaultConfiguration(
+                failureRate: settings.failRate,
+                seed: settings.failSeed,
+                failAfter: settings.failAfter
+            )
+            let server = try LocalOrgServer(
+                configuration: LocalOrgConfiguration(
+                    pageSize: settings.pageSize,
+                    faults: faults,
+                    requestLogURL: settings.requestLog.map { URL(fileURLWithPath: $0) }
+                ),
+                database: database
+            )
+            return (server, notes, OrgUserIdentity(organizationID: database.organizationID, userID: database.userID))
+        } catch let error as OrgError {
+            throw OrgAccessError.localOrg(directory, error.message)
+        } catch {
+            throw OrgAccessError.localOrg(directory, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import GRDB
+
+/// The org and user a store belongs to: recorded by its first sync, so that a later sync against
+/// another org or user is refused before ids and watermarks cross orgs (as the Mobile SDK keeps
+/// one database per org and user).
+///
+/// Kept in one row of `syncrun_org_binding`, a table of syncrun's own that SmartStore ignores.
+public struct StoreOrgBinding: Sendable, Hashable {
+    /// The org id (`00D…`), 18 characters when the org gave them.
+    public var orgID: String
+    /// The user id (`005…`).
+    public var userID: String
+    /// The org as the user named it at binding time (an alias, a URL, `local:DIR`), for messages.
+    public var orgName: String
+    /// The instance URL at binding time.
+    public var instanceURL: String
+    /// When the store was bound, in ms since the epoch.
+    public var boundAt: Int64
+
+    /// Creates a binding.
+    public init(orgID: String, userID: String, orgName: String, instanceURL: String, boundAt: Int64) {
+        self.orgID = orgID
+        self.userID = userID
+        self.orgName = orgName
+        self.instanceURL = instanceURL
+        self.boundAt = boundAt
+    }
+
+    /// Whether `orgID` and `userID` are this binding's (15- and 18-character forms compare equal).
+    public func matches(orgID otherOrg: String, userID otherUser: String) -> Bool {
+        Self.sameID(orgID, otherOrg) && Self.sameID(userID, otherUser)
+    }
+
+    private static func sameID(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.prefix(15) == rhs.prefix(15) && (lhs.count != 18 || rhs.count != 18 || lhs == rhs)
+    }
+}
+
+enum OrgBindingTable {
+    static let name = "syncrun_org_binding"
+
+    static func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(name) (id INTEGER PRIMARY KEY CHECK (id = 1), org_id TEXT NOT NULL, \
+                user_id TEXT NOT NULL, org_name TEXT NOT NULL, instance_url TEXT NOT NULL, bound_at INTEGER NOT NULL)
+                """
+        )
+    }
+}
+
+extension SoupReader {
+    /// The org and user this store belongs to, or `nil` when no sync has bound it yet.
+    public func orgBinding() throws -> StoreOrgBinding? {
+        guard try db.tableExists(OrgBindingTable.name) else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT org_id, user_id, org_name, instance_url, bound_at FROM \(OrgBindingTable.name)"
+            )
+        else { return nil }
+        return StoreOrgBinding(
+            orgID: row[0],
+            userID: row[1],
+            orgName: row[2],
+            instanceURL: row[3],
+            boundAt: row[4]
+        )
+    }
+}
+
+extension SoupWriter {
+    /// Records the org and user this store belongs to (replacing any earlier binding).
+    public func bind(to binding: StoreOrgBinding) throws {
+        try OrgBindingTable.create(db)
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO \(OrgBindingTable.name) (id, org_id, user_id, org_name, instance_url, bound_at) \
+                VALUES (1, ?, ?, ?, ?, ?)
+                """,
+            arguments: [binding.orgID, binding.userID, binding.orgName, binding.instanceURL, binding.boundAt]
+        )
+    }
+}
