@@ -152,6 +152,6 @@ let package = Package(
             dependencies: ["SyncEngine", "LocalOrg", "SoupStore", "OrgClient", "SyncrunTestSupport"]
         ),
         // End-to-end tests that run the built `syncrun` executable.
-        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport"]),
+        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport", "LocalOrg"]),
     ]
 )
