@@ -198,6 +198,9 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
             body: { page in try await body(.records(page)) }
         )
         guard completed else { return }
+        // Children another sync of the children's soup fetched too are asked about by id first.
+        let check = SharedGhostCheck(org: org, store: store, soup: options.childSoup, idPath: options.childIDPath)
+        guard try await check.run(syncID: syncID, stop: StopSignal()) else { return }
         // Children first: it also marks the parents of children with local changes as seen, so
         // the runner's pass over the parents keeps them.
         _ = try await store.write { writer in
