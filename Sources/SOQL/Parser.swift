@@ -73,8 +73,10 @@ struct Parser {
         guard current.isName else {
             throw SOQLError.unexpected(current, expected: "an object name", after: "'FROM'")
         }
-        let objectToken = advance()
-        var query = SOQLQuery(select: select, object: objectToken.text, objectRange: objectToken.range)
+        // A child sub-query may qualify its relationship with the parent's name (`Account.Contacts`);
+        // the org refuses a qualified name elsewhere, which `orgRestrictions` reports.
+        let object = try parseFieldPath()
+        var query = SOQLQuery(select: select, object: object.text, objectRange: object.sourceRange)
         try parseClauses(into: &query, context)
         return query
     }

@@ -45,6 +45,14 @@ public struct SOQLFieldPath: Sendable, Hashable {
     /// The last component: the field name itself.
     public var name: String { components[components.count - 1] }
 
+    /// The path without a first component naming `object` (case-insensitive): SOQL lets a
+    /// field be qualified with the name of the object queried, so `Account.Name` in
+    /// `SELECT Account.Name FROM Account` is `Name`. A path of one component is kept.
+    public func unqualified(by object: String) -> SOQLFieldPath {
+        guard components.count > 1, components[0].lowercased() == object.lowercased() else { return self }
+        return SOQLFieldPath(components: Array(components.dropFirst()), sourceRange: sourceRange)
+    }
+
     /// Whether this path names `dotted` (for example `Id` or `Account.Name`), compared
     /// case-insensitively as SOQL does.
     public func matches(_ dotted: String) -> Bool {

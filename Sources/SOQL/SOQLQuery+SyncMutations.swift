@@ -37,14 +37,17 @@ extension SOQLQuery {
     }
 
     /// Whether ORDER BY is exactly `fields`, each ascending, in that order (names compared
-    /// case-insensitively).
+    /// case-insensitively, a qualifier naming the object ignored: `Account.LastModifiedDate`
+    /// in `FROM Account` is `LastModifiedDate`).
     ///
     /// A sync down saves its high-water mark after every page only when the query is
     /// ordered by the modification field alone: `ORDER BY LastModifiedDate` (or `… ASC`)
     /// is, `ORDER BY LastModifiedDate DESC` and `ORDER BY LastModifiedDate, Name` are not.
     public func isOrdered(by fields: [String]) -> Bool {
         orderBy.count == fields.count
-            && zip(orderBy, fields).allSatisfy { item, field in item.isAscending && item.field.matches(field) }
+            && zip(orderBy, fields).allSatisfy { item, field in
+                item.isAscending && item.field.unqualified(by: object).matches(field)
+            }
     }
 
     /// Whether ORDER BY is exactly `field`, ascending; the one-field form of `isOrdered(by: [String])`.

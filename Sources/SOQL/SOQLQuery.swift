@@ -120,8 +120,19 @@ public struct SOQLQuery: Sendable, Hashable {
     }
 
     /// Whether the top-level select list names `dotted` (case-insensitive), ignoring
-    /// sub-queries.
+    /// sub-queries. A field qualified with the object's name counts as the field itself:
+    /// `Account.Id` in `SELECT Account.Id FROM Account` is `Id`.
     public func selects(_ dotted: String) -> Bool {
-        selectedFields.contains { $0.matches(dotted) }
+        selectedFields.contains { $0.unqualified(by: object).matches(dotted) }
     }
+
+    /// The qualifier of a qualified FROM name: `Account` for `Account.Contacts` (a child
+    /// sub-query may name its relationship so); `nil` when the name has no dot.
+    public var objectQualifier: String? {
+        let components = SOQLFieldPath(object).components
+        return components.count > 1 ? components.dropLast().joined(separator: ".") : nil
+    }
+
+    /// The FROM name without its qualifier: `Contacts` for `Account.Contacts`.
+    public var unqualifiedObject: String { SOQLFieldPath(object).name }
 }

@@ -22,6 +22,9 @@ struct DownPage: Sendable {
     /// Where the page goes when not to the fetcher's own soup (briefcase: each object type has
     /// its soup).
     var destination: PageDestination? = nil
+    /// The page's latest modification date (ms, -1 for none) when the fetcher computes it
+    /// (parent_children: parents and children); `nil` to take the latest of the records saved.
+    var latestModification: Int64? = nil
 }
 
 /// What ghost cleaning learns from the org for one page.

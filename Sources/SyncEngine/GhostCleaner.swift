@@ -6,7 +6,9 @@ import SyncConfig
 
 /// Cleans the ghosts of one sync down (sync-semantics §6, §11 items 8–9): streams the ids the org
 /// returns for the target now into a store table, page by page, then deletes the clean records
-/// this sync fetched that are no longer returned and that no other sync still claims.
+/// this sync fetched that are no longer returned and that no other sync still claims. Records
+/// another sync fetched too are asked about by id (``SharedGhostCheck``): those the server no
+/// longer has are deleted as well (issue 19 item 4).
 ///
 /// The sync state is not modified; the sync is locked for the duration, so it cannot run at the
 /// same time. A stop between id pages abandons the pass without deleting anything.
@@ -62,6 +64,15 @@ struct GhostCleaner: Sendable {
                 }
             }
             if !stopped {
+                for soup in soups {
+                    let check = SharedGhostCheck(org: org, store: store, soup: soup.soup, idPath: soup.idPath)
+                    guard try await check.run(syncID: syncID, stop: stop) else {
+                        stopped = true
+                        break
+                    }
+                }
+            }
+            if !stopped {
                 result = try await store.write { writer in try writer.finishGhostScan(soups: soups, syncID: syncID) }
             }
         } catch is CancellationError {
@@ -98,5 +109,55 @@ struct GhostCleaner: Sendable {
         }
         events?.yield(.finished(summary))
         return summary
+    }
+}
+
+/// Asks the server about the records a ghost-cleaning pass would keep only because another sync
+/// of the same soup fetched them too (issue 19 item 4): `SELECT <id> FROM <type> WHERE <id> IN
+/// (…)`, ids only, one request per ``idsPerRequest`` records and sObject type (each record's
+/// `attributes.type`). The answers go to the store, where `finishGhostScan` deletes the records the
+/// server no longer has, whichever syncs fetched them; records it still has are kept for the other
+/// syncs, which clean them when their own queries stop returning them. Records without
+/// `attributes.type` cannot be asked about and are kept.
+struct SharedGhostCheck: Sendable {
+    let org: any OrgClient
+    let store: SoupStore
+    let soup: String
+    let idPath: String
+
+    /// Ids per existence request (short enough for a `GET` query URL).
+    static let idsPerRequest = 200
+
+    /// Checks every such record of sync `syncID`'s pass; returns `false` when a stop was requested
+    /// between requests (nothing is recorded for the slice in flight).
+    func run(syncID: Int64, stop: StopSignal) async throws -> Bool {
+        var after: String?
+        while true {
+            let (soup, idPath, last) = (self.soup, self.idPath, after)
+            let slice = try await store.read { reader in
+                try reader.sharedGhostCandidates(
+                    in: soup, idPath: idPath, syncID: syncID, after: last, limit: Self.idsPerRequest)
+            }
+            guard let lastID = slice.last?.id else { return true }
+            after = lastID
+            var byType: [String: [String]] = [:]
+            for candidate in slice {
+                guard let type = candidate.objectType, !type.isEmpty else { continue }
+                byType[type, default: []].append(candidate.id)
+            }
+            for (type, ids) in byType.sorted(by: { $0.key < $1.key }) {
+                if stop.isStopRequested { return false }
+                let query = SOQLText.select(fields: [idPath], from: type, idField: idPath, in: ids)
+                var page = try await org.queryFirstPage(query, options: QueryOptions())
+                var answers = [page.body.text]
+                while let next = page.nextRecordsURL {
+                    page = try await org.queryMore(next, options: QueryOptions())
+                    answers.append(page.body.text)
+                }
+                try await store.write { [answers] writer in
+                    try writer.addGhostExistenceCheck(asked: ids, answers: answers, idPath: idPath, syncID: syncID)
+                }
+            }
+        }
     }
 }

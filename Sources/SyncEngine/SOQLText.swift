@@ -18,9 +18,13 @@ enum SOQLText {
         return SOQLQuery.select(fields: fields, from: objectType, where: SOQLCondition.all(conditions)).text
     }
 
-    /// `fields` with `required` prepended when missing (compared case-insensitively).
-    static func ensuring(_ required: [String], in fields: [String]) -> [String] {
-        let missing = required.filter { name in !fields.contains { $0.lowercased() == name.lowercased() } }
+    /// `fields` with `required` prepended when missing (compared case-insensitively; a field
+    /// qualified with `object`'s name, `Account.Id` for `Account`, counts as the field itself).
+    static func ensuring(_ required: [String], in fields: [String], object: String? = nil) -> [String] {
+        let present = fields.map { field in
+            (object.map { SOQLFieldPath(field).unqualified(by: $0) } ?? SOQLFieldPath(field)).text.lowercased()
+        }
+        let missing = required.filter { name in !present.contains(name.lowercased()) }
         var unique: [String] = []
         for name in missing where !unique.contains(name) { unique.append(name) }
         return unique + fields

@@ -116,7 +116,9 @@ struct SyncDownRunner: Sendable {
             let result = try writer.upsertPage(page.json, into: soup, options: options)
             var next = progress
             let latest: Int64? =
-                if case .text(let text) = result.maxModificationDate {
+                if let computed = page.latestModification {
+                    computed
+                } else if case .text(let text) = result.maxModificationDate {
                     SalesforceDateTime.milliseconds(from: text)
                 } else { nil }
             let state = next.pageWritten(

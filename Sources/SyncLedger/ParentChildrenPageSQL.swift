@@ -24,7 +24,8 @@ struct ParentChildrenPageSQL {
     ///
     /// - Throws: `SoupStoreError.invalidPath`.
     init(options: ParentChildrenPageOptions, parents: SoupLayout?, children: SoupLayout?) throws {
-        for path in [options.parentIDPath, options.childIDPath, options.parentIDFieldOnChild] {
+        let datePaths = [options.parentModificationDatePath, options.childModificationDatePath].compactMap { $0 }
+        for path in [options.parentIDPath, options.childIDPath, options.parentIDFieldOnChild] + datePaths {
             try SoupPath.validate(path)
         }
         self.options = options
@@ -164,6 +165,67 @@ struct ParentChildrenPageSQL {
     static func protectedParentCount(_ db: Database, _ source: Source) throws -> Int {
         let sql = "SELECT count(*) FROM \(source.relation) t WHERE \(protectedByChildren)"
         return try Int.fetchOne(db, sql: source.prefix + sql, arguments: source.arguments) ?? 0
+    }
+
+    /// `value` at the JSON path `path` when it is a string, else NULL.
+    private static func text(_ value: String, at path: String) -> String {
+        "CASE WHEN json_type(\(value), \(path)) = 'text' THEN json_extract(\(value), \(path)) END"
+    }
+
+    /// The modification dates of the parents and children of the open trees (what the page saves),
+    /// read with the options' date paths; empty for a path the options leave out.
+    func modificationDates(_ db: Database, _ source: Source) throws -> TreeModificationDates {
+        var dates = TreeModificationDates()
+        if let path = options.parentModificationDatePath {
+            var arguments = source.arguments
+            arguments += ["parentModPath": "$.\(path)"]
+            let sql = """
+                SELECT \(Self.text("t.raw", at: ":parentModPath")) FROM \(source.relation) t \
+                WHERE \(Self.open) ORDER BY t.ord
+                """
+            dates.parents = try Row.fetchAll(db, sql: source.prefix + sql, arguments: arguments).map { row -> String? in
+                row[0]
+            }
+        }
+        if let path = options.childModificationDatePath {
+            var arguments = source.arguments
+            arguments += ["childModPath": "$.\(path)"]
+            let sql = """
+                SELECT t.ord, \(Self.text("c.value", at: ":childModPath")) FROM \(Self.nestedChildren(of: source)) \
+                AND \(Self.open) ORDER BY t.ord, c.key
+                """
+            var tree: Int64?
+            for row in try Row.fetchAll(db, sql: source.prefix + sql, arguments: arguments) {
+                let ord: Int64 = row[0]
+                if ord != tree {
+                    dates.children.append([])
+                    tree = ord
+                }
+                let date: String? = row[1]
+                dates.children[dates.children.count - 1].append(date)
+            }
+        }
+        return dates
+    }
+
+    /// The children's dates in one paged nested set (a `queryMore` response), in page order;
+    /// empty when the options name no children's date field.
+    ///
+    /// - Throws: `SoupStoreError.invalidPath`, `.sqlite`.
+    static func childModificationDates(
+        _ db: Database,
+        page: String,
+        options: ParentChildrenPageOptions
+    ) throws -> [String?] {
+        guard let path = options.childModificationDatePath else { return [] }
+        try SoupPath.validate(path)
+        let sql = """
+            SELECT \(text("c.value", at: ":childModPath")) \
+            FROM json_each(:page, CASE json_type(:page) WHEN 'array' THEN '$' ELSE '$.records' END) c \
+            WHERE c.type = 'object' ORDER BY c.key
+            """
+        let arguments: StatementArguments = ["page": page, "childModPath": "$.\(path)"]
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row -> String? in row[0] }
     }
 
     /// The children of one paged nested set (`page`, a `queryMore` response) as saved under

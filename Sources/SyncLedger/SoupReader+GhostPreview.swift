@@ -9,12 +9,15 @@ public struct GhostPreviewRecord: Sendable, Hashable {
     public var entryID: Int64
     /// Whether it would be kept because another sync that fetched it may still return it.
     public var isKeptForOtherSyncs: Bool
+    /// Its `attributes.type`, when stored.
+    public var objectType: String?
 
     /// Creates a ghost preview record.
-    public init(recordID: String, entryID: Int64, isKeptForOtherSyncs: Bool) {
+    public init(recordID: String, entryID: Int64, isKeptForOtherSyncs: Bool, objectType: String? = nil) {
         self.recordID = recordID
         self.entryID = entryID
         self.isKeptForOtherSyncs = isKeptForOtherSyncs
+        self.objectType = objectType
     }
 }
 
@@ -56,7 +59,8 @@ extension SoupReader {
                 db,
                 sql: """
                     SELECT id, \(candidates.idColumn), EXISTS (SELECT 1 FROM \(RecordSyncsTable.name) r \
-                    WHERE r.soup_name = ?1 AND r.record_id = \(candidates.idColumn) AND r.sync_id != ?2) \
+                    WHERE r.soup_name = ?1 AND r.record_id = \(candidates.idColumn) AND r.sync_id != ?2), \
+                    \(layout.textExpression(forPath: "attributes.type")) \
                     FROM \(layout.tableName) WHERE \(candidates.condition) \
                     AND \(candidates.idColumn) IN (SELECT value FROM json_each(?3)) ORDER BY id
                     """,
@@ -69,7 +73,7 @@ extension SoupReader {
             rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, \(idColumn), 0 FROM \(layout.tableName) WHERE \(clean) \
+                    SELECT id, \(idColumn), 0, NULL FROM \(layout.tableName) WHERE \(clean) \
                     AND \(layout.expression(forPath: ControlFields.syncID)) = ? \
                     AND \(idColumn) IN (SELECT value FROM json_each(?)) ORDER BY id
                     """,
@@ -77,7 +81,7 @@ extension SoupReader {
             )
         }
         return rows.map { row in
-            GhostPreviewRecord(recordID: row[1], entryID: row[0], isKeptForOtherSyncs: row[2])
+            GhostPreviewRecord(recordID: row[1], entryID: row[0], isKeptForOtherSyncs: row[2], objectType: row[3])
         }
     }
 }

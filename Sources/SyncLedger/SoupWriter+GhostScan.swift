@@ -15,6 +15,40 @@ enum GhostScanTable {
     }
 }
 
+/// The answers of the server about records a pass found kept only for other syncs:
+/// `syncrun_ghost_check(sync_id, record_id, present)`, `present` 0 when the server no longer has
+/// the record (it is then a ghost for every sync).
+enum GhostCheckTable {
+    static let name = "syncrun_ghost_check"
+
+    static func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER NOT NULL, record_id TEXT NOT NULL, \
+                present INTEGER NOT NULL, PRIMARY KEY (sync_id, record_id)) WITHOUT ROWID
+                """)
+    }
+
+    /// Forgets the answers of sync `syncID`'s pass.
+    static func clear(_ db: Database, syncID: Int64) throws {
+        guard try db.tableExists(name) else { return }
+        try db.execute(sql: "DELETE FROM \(name) WHERE sync_id = ?", arguments: [syncID])
+    }
+
+    /// Removes every sync's claim on the records of `soup` in `temp.syncrun_ghosts` that the
+    /// server said it no longer has, so that they are deleted as records no sync fetched.
+    static func releaseGoneRecords(_ db: Database, soup: String, syncID: Int64) throws {
+        guard try db.tableExists(name) else { return }
+        try db.execute(
+            sql: """
+                DELETE FROM \(RecordSyncsTable.name) WHERE soup_name = ? AND record_id IN \
+                (SELECT g.record_id FROM temp.syncrun_ghosts g JOIN \(name) c ON c.record_id = g.record_id \
+                WHERE c.sync_id = ? AND c.present = 0)
+                """,
+            arguments: [soup, syncID])
+    }
+}
+
 /// What `finishGhostScan` did.
 public struct GhostCleaningResult: Sendable, Hashable {
     /// Records this sync fetched that the server no longer returns for it.
@@ -38,6 +72,36 @@ extension SoupWriter {
     public func beginGhostScan(syncID: Int64) throws {
         try GhostScanTable.create(db)
         try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
+        try GhostCheckTable.clear(db, syncID: syncID)
+    }
+
+    /// Records what the server answered when asked, by id, about records the pass found kept
+    /// only for other syncs (``SoupReader/sharedGhostCandidates(in:idPath:syncID:after:limit:)``):
+    /// every id of `asked` the answer `pages` (query responses listing the records the server
+    /// still has) leave out is gone from the server, and `finishGhostScan` deletes it whichever
+    /// syncs fetched it.
+    ///
+    /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
+    public func addGhostExistenceCheck(asked ids: [String], answers pages: [String], idPath: String, syncID: Int64)
+        throws
+    {
+        try SoupPath.validate(idPath)
+        try GhostCheckTable.create(db)
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO \(GhostCheckTable.name) (sync_id, record_id, present) \
+                SELECT ?, value, 0 FROM json_each(?)
+                """,
+            arguments: [syncID, JSONText.array(ids)])
+        for page in pages {
+            try db.execute(
+                sql: """
+                    UPDATE \(GhostCheckTable.name) SET present = 1 WHERE sync_id = ?2 AND record_id IN \
+                    (SELECT CAST(json_extract(value, ?4) AS TEXT) FROM json_each(?3, \(RecordSyncsTable.recordsPath)) \
+                    WHERE type = 'object')
+                    """,
+                arguments: [nil as String?, syncID, page, "$.\(idPath)"])
+        }
     }
 
     /// Adds the ids of one server page (a query response or a JSON array of records) to the pass.
@@ -101,6 +165,7 @@ extension SoupWriter {
                 keptForOtherSyncs: total.keptForOtherSyncs + result.keptForOtherSyncs)
         }
         try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
+        try GhostCheckTable.clear(db, syncID: syncID)
         return total
     }
 
@@ -126,6 +191,7 @@ extension SoupWriter {
                 AND record_id IN (SELECT record_id FROM temp.syncrun_ghosts)
                 """,
             arguments: [soup, syncID])
+        try GhostCheckTable.releaseGoneRecords(db, soup: soup, syncID: syncID)
         let orphans = try Int64.fetchAll(
             db,
             sql: """
@@ -139,6 +205,7 @@ extension SoupWriter {
 
     /// Drops what an unfinished pass of sync `syncID` collected.
     public func abandonGhostScan(syncID: Int64) throws {
+        try GhostCheckTable.clear(db, syncID: syncID)
         guard try db.tableExists(GhostScanTable.name) else { return }
         try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
     }
@@ -173,6 +240,34 @@ extension SoupReader {
                 AND \(candidates.idColumn) > ?3 ORDER BY 1 LIMIT ?4
                 """,
             arguments: [soup, syncID, after ?? "", limit])
+    }
+}
+
+extension SoupReader {
+    /// Up to `limit` records of `soup` that the pass of sync `syncID` found not returned but that
+    /// another sync fetched too (so `finishGhostScan` would keep them), with an id greater than
+    /// `after`, in id order, each with its `attributes.type`: the records to ask the server about
+    /// by id before finishing. Call it after the pass's ids are all added.
+    public func sharedGhostCandidates(
+        in soup: String, idPath: String, syncID: Int64, after: String?, limit: Int
+    ) throws -> [(id: String, objectType: String?)] {
+        let layout = try layout(soup)
+        try SoupPath.validate(idPath)
+        guard try db.tableExists(RecordSyncsTable.name), try db.tableExists(GhostScanTable.name) else { return [] }
+        let candidates = GhostCandidates(layout: layout, idPath: idPath)
+        let type = layout.textExpression(forPath: "attributes.type")
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(candidates.idColumn), \(type) FROM \(layout.tableName) WHERE \(candidates.condition) \
+                AND NOT EXISTS (SELECT 1 FROM \(GhostScanTable.name) s WHERE s.sync_id = ?2 \
+                AND s.record_id = \(candidates.idColumn)) \
+                AND EXISTS (SELECT 1 FROM \(RecordSyncsTable.name) t WHERE t.soup_name = ?1 \
+                AND t.record_id = \(candidates.idColumn) AND t.sync_id != ?2) \
+                AND \(candidates.idColumn) > ?3 ORDER BY 1 LIMIT ?4
+                """,
+            arguments: [soup, syncID, after ?? "", limit]
+        ).map { row -> (id: String, objectType: String?) in (id: row[0], objectType: row[1]) }
     }
 }
 

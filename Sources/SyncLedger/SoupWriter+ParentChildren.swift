@@ -22,6 +22,10 @@ public struct ParentChildrenPageOptions: Sendable, Hashable {
     public var leavesChangedTrees: Bool
     /// The sync's id, written as `__sync_id__` and into the record-syncs table.
     public var syncID: Int64
+    /// The parents' modification date field, read into ``ParentChildrenPageResult/modificationDates``.
+    public var parentModificationDatePath: String?
+    /// The children's modification date field, read into ``ParentChildrenPageResult/modificationDates``.
+    public var childModificationDatePath: String?
 
     /// Creates options.
     public init(
@@ -32,7 +36,9 @@ public struct ParentChildrenPageOptions: Sendable, Hashable {
         childIDPath: String,
         parentIDFieldOnChild: String,
         leavesChangedTrees: Bool,
-        syncID: Int64
+        syncID: Int64,
+        parentModificationDatePath: String? = nil,
+        childModificationDatePath: String? = nil
     ) {
         self.parentSoup = parentSoup
         self.parentIDPath = parentIDPath
@@ -42,6 +48,8 @@ public struct ParentChildrenPageOptions: Sendable, Hashable {
         self.parentIDFieldOnChild = parentIDFieldOnChild
         self.leavesChangedTrees = leavesChangedTrees
         self.syncID = syncID
+        self.parentModificationDatePath = parentModificationDatePath
+        self.childModificationDatePath = childModificationDatePath
     }
 }
 
@@ -59,6 +67,25 @@ public struct ParentChildrenPageResult: Sendable, Hashable {
     public var childrenSkipped: Int
     /// Nested child sets the server paged: parent id and the `nextRecordsUrl` of the rest.
     public var moreChildren: [ChildrenContinuation]
+    /// The modification dates of the records saved (trees left whole by `LEAVE_IF_CHANGED` are
+    /// left out), when the options name the date fields.
+    public var modificationDates = TreeModificationDates()
+}
+
+/// The modification dates of the parents and children a page of trees saved, as the server wrote
+/// them, for the watermark: one entry per record, `nil` when the record lacks the field or its
+/// value is not a string.
+public struct TreeModificationDates: Sendable, Hashable {
+    /// The parents' dates, in page order.
+    public var parents: [String?]
+    /// The children's dates, one array per parent with nested children, in page order.
+    public var children: [[String?]]
+
+    /// Creates dates.
+    public init(parents: [String?] = [], children: [[String?]] = []) {
+        self.parents = parents
+        self.children = children
+    }
 }
 
 /// The rest of one parent's nested children, to fetch with `queryMore`.
@@ -116,7 +143,8 @@ extension SoupWriter {
             protectedByChildren: protected,
             childrenSaved: saved.saved,
             childrenSkipped: skippedChildren + saved.skipped,
-            moreChildren: continuations
+            moreChildren: continuations,
+            modificationDates: try sql.modificationDates(db, source)
         )
     }
 
@@ -132,6 +160,15 @@ extension SoupWriter {
         let children = try layout(options.childSoup)
         let array = try ParentChildrenPageSQL.savedChildren(db, page: page, ofParent: parentID, options: options)
         return try saveChildren(array, layout: children, options: options)
+    }
+
+    /// The children's modification dates (`options.childModificationDatePath`) in a page of one
+    /// parent's children that the server paged, in page order; `nil` for a child without a string
+    /// value. Empty when the options name no field.
+    ///
+    /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
+    public func childModificationDates(ofPage page: String, options: ParentChildrenPageOptions) throws -> [String?] {
+        try ParentChildrenPageSQL.childModificationDates(db, page: page, options: options)
     }
 
     private func saveChildren(_ array: String, layout: SoupLayout, options: ParentChildrenPageOptions) throws

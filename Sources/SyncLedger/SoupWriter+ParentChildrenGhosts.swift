@@ -149,6 +149,7 @@ extension SoupWriter {
                 """,
             arguments: [childSoup, syncID]
         )
+        try GhostCheckTable.releaseGoneRecords(db, soup: childSoup, syncID: syncID)
         let orphans = try Int64.fetchAll(
             db,
             sql: """

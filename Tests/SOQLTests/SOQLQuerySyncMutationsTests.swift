@@ -27,8 +27,9 @@ struct SOQLQuerySyncMutationsTests {
             "SELECT Id, LASTMODIFIEDDATE, Name FROM Account ORDER BY Name DESC"
         ),
         (
+            // `Account.Id` on Account is `Id` (the org refuses a duplicate field).
             "SELECT Account.Id, Name, (SELECT Id, LastModifiedDate FROM Contacts) FROM Account",
-            "SELECT Id, LastModifiedDate, Account.Id, Name, (SELECT Id, LastModifiedDate FROM Contacts) FROM Account "
+            "SELECT LastModifiedDate, Account.Id, Name, (SELECT Id, LastModifiedDate FROM Contacts) FROM Account "
                 + "ORDER BY LastModifiedDate"
         ),
         (

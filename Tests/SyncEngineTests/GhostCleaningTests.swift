@@ -65,6 +65,43 @@ struct GhostCleaningTests {
         }
     }
 
+    /// Issue 19 item 4: a record another sync fetched too is asked about by id (ids only, one
+    /// request per 200); the server deleted it, so it goes at the first cleaning, while records the
+    /// server still has stay for the other sync. The dry run says the same beforehand.
+    @Test func aSharedRecordTheServerDeletedGoesAtTheFirstCleaning() async throws {
+        try await EngineHarness.with { harness in
+            let names = (0..<250).map { String(format: "S%03d", $0) }
+            let ids = try harness.createAccounts(names, industry: "Energy")
+            let engine = harness.engine()
+            let energy = Definitions.soql("energy", query: "SELECT Name FROM Account WHERE Industry = 'Energy'")
+            let byName = Definitions.soql("byName", query: "SELECT Name FROM Account WHERE Name LIKE 'S%'")
+            _ = try await engine.syncDown(energy)
+            _ = try await engine.syncDown(byName)
+            // The server deletes 240 of them; 10 leave Energy but still match 'byName'.
+            for id in ids[..<240] { try harness.deleteAccount(id) }
+            for id in ids[240...] { try harness.updateAccount(id, fields: ["Industry": .string("Other")]) }
+            let before = try harness.requestLog().count
+
+            let preview = try await engine.preview(energy, operation: .cleanGhosts)
+            #expect(preview.local.deleted == 240 && preview.keptForOtherSyncs == 10)
+            let cleaned = try await engine.cleanGhosts(energy)
+
+            #expect(cleaned.status == .done && cleaned.deletedGhosts == 240)
+            #expect(try harness.storedNames() == Array(names[240...]))
+            // The checks list ids only: 250 candidates (the ids query answered none), 2 requests per
+            // pass (the preview's and the run's).
+            let checks = try harness.requestLog().dropFirst(before).filter {
+                let path = $0.path.replacingOccurrences(of: "+", with: " ")
+                return (path.removingPercentEncoding ?? path).contains("SELECT Id FROM Account WHERE Id IN (")
+            }
+            #expect(checks.count == 4)
+            // 'byName' still returns the 10: its own cleaning keeps them.
+            let again = try await engine.cleanGhosts(byName)
+            #expect(again.deletedGhosts == 0)
+            #expect(try harness.storedCount() == 10)
+        }
+    }
+
     @Test func refusesQueriesWithLimitOrOffset() async throws {
         try await EngineHarness.with { harness in
             try harness.createAccounts(["One"])

@@ -91,7 +91,10 @@ struct OrgQueryCompiler {
 
     /// A child subquery as a correlated scalar subquery producing `{"totalSize","done","records"}` or `null`.
     private func compileChild(_ query: SOQLQuery, parent: OrgQueryScope) throws -> (String, SQLFragment) {
-        guard let relationship = context.schema.childRelationship(of: parent.object.name, named: query.object),
+        // The relationship may be qualified with the parent's name, as Salesforce allows: `Account.Contacts`.
+        let isQualifiedByParent = query.objectQualifier.map { $0.lowercased() == parent.object.name.lowercased() }
+        let name = isQualifiedByParent == true ? query.unqualifiedObject : query.object
+        guard let relationship = context.schema.childRelationship(of: parent.object.name, named: name),
             let child = context.schema.object(named: relationship.childObject)
         else {
             throw OrgError(
@@ -121,7 +124,7 @@ struct OrgQueryCompiler {
         sql.append(orderBy)
         if let limit = query.limit { sql.append(" LIMIT \(limit)") }
         sql.append(")), 'null')")
-        return (relationship.relationshipName ?? query.object, sql)
+        return (relationship.relationshipName ?? name, sql)
     }
 
     /// ` ORDER BY …, t1.rowid` (the row ID keeps ties, and so pages, stable).

@@ -180,12 +180,17 @@ struct SyncDownTargetDecoder {
         let decoder = ParentChildrenDecoder(context: context)
         let parent = decoder.parent(&target, source: &source)
         let parentFieldlist = target.stringArray("parentFieldlist", required: true)
-        let filter = target.string("parentSoqlFilter")
+        let filterNode = target.stringNode("parentSoqlFilter")
+        let filter = filterNode?.text
         let children = decoder.children(&target, source: &source)
         let childrenFieldlist = target.stringArray("childrenFieldlist", required: true)
         let relationship = target.enumeration(
             "relationshipType", RelationshipType.self, what: "relationship type", required: true)
         if let parent { decoder.checkParentSoup(parent, syncSoupName: syncSoupName, sync: sync) }
+        if let parent, let filterNode {
+            SOQLCheck(context: context).checkParentFilter(
+                filterNode.text, node: filterNode.node, path: target.path.appending("parentSoqlFilter"), parent: parent)
+        }
         let extra = extras(target, .parentChildren)
         guard let parent, let parentFieldlist, let children, let childrenFieldlist, let relationship else { return nil }
         return Result(

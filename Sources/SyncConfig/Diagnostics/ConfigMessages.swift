@@ -183,6 +183,10 @@ enum ConfigMessages {
 
     // MARK: SOQL
 
+    static func soqlOrgRefuses(_ message: String) -> String {
+        "the query parses, but \(message); the sync will fail on a Salesforce org"
+    }
+
     static func soqlSyntax(_ message: String) -> String {
         "invalid SOQL: \(message)"
     }

@@ -106,5 +106,8 @@ extension Diagnostic {
         public static let soqlMissingModificationDateField = Code(rawValue: "soql-missing-modification-date-field")
         /// LIMIT or OFFSET in a query that ghost cleaning runs against.
         public static let ghostCleaningLimit = Code(rawValue: "ghost-cleaning-limit")
+        /// SOQL that parses but that a Salesforce org refuses (semi-join restrictions, qualified
+        /// object names outside a child sub-query).
+        public static let soqlOrgRefuses = Code(rawValue: "soql-org-refuses")
     }
 }

@@ -1,8 +1,8 @@
 import SOQL
 
 /// Checks the query of a SOQL sync down target: it parses (errors point at the exact character
-/// in the file), it selects the id and modification-date fields, and it has no LIMIT / OFFSET
-/// when ghost cleaning will run against it.
+/// in the file), it selects the id and modification-date fields, the org accepts its forms
+/// (warnings otherwise), and it has no LIMIT / OFFSET when ghost cleaning will run against it.
 struct SOQLCheck {
     let context: DecodingContext
 
@@ -40,10 +40,44 @@ struct SOQLCheck {
                     target.modificationDateFieldName, key: "modificationDateFieldName",
                     purpose: "resync and conflict detection compare it"))
         }
+        for restriction in parsed.orgRestrictions {
+            let offset = restriction.sourceRange?.utf8Offset ?? 0
+            context.warning(
+                .soqlOrgRefuses, at: map.position(ofUTF8Offset: offset, in: query), path: path,
+                ConfigMessages.soqlOrgRefuses(restriction.message))
+        }
         if cleanGhosts, parsed.limit != nil || parsed.offset != nil {
             context.warning(
                 .ghostCleaningLimit, at: limitPosition(in: query, map: map) ?? start, path: path,
                 ConfigMessages.ghostCleaningLimit)
+        }
+    }
+
+    /// Checks a parent_children target's `parentSoqlFilter` for forms the org refuses, as the
+    /// condition of the target's queries: `SELECT <id> FROM <parent> WHERE <filter>`, and the
+    /// resync query, which adds one semi-join (the parents of changed children). A filter that
+    /// does not parse is reported when the sync runs.
+    func checkParentFilter(_ filter: String, node: ConfigNode, path: ConfigPath, parent: ParentInfo) {
+        guard case .scalar(let scalar) = node.value, !filter.allSatisfy(\.isWhitespace) else { return }
+        let prefix = "SELECT \(parent.idFieldName) FROM \(parent.sobjectType) WHERE "
+        guard let parsed = try? SOQLQuery.parse(prefix + filter) else { return }
+        let map = scalar.textMap
+        func position(_ range: SOQLSourceRange?) -> TextPosition {
+            let offset = max((range?.utf8Offset ?? 0) - prefix.utf8.count, 0)
+            return map.position(ofUTF8Offset: offset, in: filter)
+        }
+        for restriction in parsed.orgRestrictions {
+            context.warning(
+                .soqlOrgRefuses, at: position(restriction.sourceRange), path: path,
+                ConfigMessages.soqlOrgRefuses(restriction.message))
+        }
+        let joins = parsed.condition?.semiJoinCount ?? 0
+        if joins == SOQLQuery.maximumSemiJoins {
+            context.warning(
+                .soqlOrgRefuses, at: position(nil), path: path,
+                ConfigMessages.soqlOrgRefuses(
+                    "the org refuses more than \(SOQLQuery.maximumSemiJoins) semi-joins in one WHERE clause, and a "
+                        + "resync adds one to this filter's \(joins) (the parents of changed children)"))
         }
     }
 

@@ -128,6 +128,34 @@ struct GhostPreviewer: Sendable {
         }
     }
 
+    /// The ids among `records` (kept for other syncs) that the server no longer has, asked by id
+    /// as the run's ``SharedGhostCheck`` asks: the run deletes them.
+    func goneFromServer(_ records: [GhostPreviewRecord], idPath: String) async throws -> Set<String> {
+        var byType: [String: [String]] = [:]
+        for record in records {
+            guard let type = record.objectType, !type.isEmpty else { continue }
+            byType[type, default: []].append(record.recordID)
+        }
+        var gone: Set<String> = []
+        for (type, ids) in byType.sorted(by: { $0.key < $1.key }) {
+            for start in stride(from: 0, to: ids.count, by: SharedGhostCheck.idsPerRequest) {
+                let slice = Array(ids[start..<min(start + SharedGhostCheck.idsPerRequest, ids.count)])
+                let query = SOQLText.select(fields: [idPath], from: type, idField: idPath, in: slice)
+                var page = try await org.queryFirstPage(query, options: QueryOptions())
+                var present: Set<String> = []
+                while true {
+                    let text = page.body.text
+                    let ids = try await store.read { reader in try reader.recordIDs(ofPage: text, idPath: idPath) }
+                    present.formUnion(ids)
+                    guard let next = page.nextRecordsURL else { break }
+                    page = try await org.queryMore(next, options: QueryOptions())
+                }
+                gone.formUnion(slice.filter { !present.contains($0) })
+            }
+        }
+        return gone
+    }
+
     /// Counts and lists what the pass would do with the candidates the org no longer returns.
     ///
     /// - Parameters:
@@ -149,13 +177,16 @@ struct GhostPreviewer: Sendable {
                 try reader.ghostPreview(in: soup, idPath: idPath, syncID: syncID, ids: slice)
             }
             let protected = try await keptForChildren(slice)
+            let shared = records.filter { $0.isKeptForOtherSyncs && !protected.contains($0.recordID) }
+            let gone = try await goneFromServer(shared, idPath: idPath)
             for record in records {
                 let count: SyncPreview.Count
                 if protected.contains(record.recordID) {
                     preview.parentsProtectedByChildren += 1
                     count = .skippedLocallyChanged
                 } else {
-                    count = record.isKeptForOtherSyncs ? .keptForOtherSyncs : .deleted(.local)
+                    let kept = record.isKeptForOtherSyncs && !gone.contains(record.recordID)
+                    count = kept ? .keptForOtherSyncs : .deleted(.local)
                 }
                 preview.record(count, recordID: record.recordID, entryID: record.entryID, isChild: isChild)
             }

@@ -18,8 +18,12 @@ import SyncConfig
 /// local changes: none of its children is written and the parent is left as it is. Parents with
 /// changes of their own are skipped (and counted) by the runner's upsert; parents protected only by
 /// a child are left out of the page handed to the runner, so the run's skipped count leaves them out.
-/// The watermark is the latest modification date of the parents saved; children changed after it
-/// are found by the second resync query.
+/// The watermark is MobileSync's for this target (`getLatestModificationTimeStamp`): per page, the
+/// larger of the parents' latest date and each nested child set's latest date, each read from its
+/// own `modificationDateFieldName`; a side (the parents of the page, or one parent's children)
+/// counts as -1 when one of its records lacks the field or has an unparsable value. Only the
+/// records saved count (trees left whole by `LEAVE_IF_CHANGED` do not, §11 item 17); a nested set
+/// the server paged counts page by page.
 ///
 /// A resync runs two queries (``ParentChildrenQueries``): the parents changed since the watermark
 /// with all their children, then the unchanged parents whose children changed, with those
@@ -64,7 +68,9 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
             childIDPath: target.children.idFieldName,
             parentIDFieldOnChild: target.children.parentIdFieldName,
             leavesChangedTrees: mergeMode == .leaveIfChanged,
-            syncID: syncID
+            syncID: syncID,
+            parentModificationDatePath: target.parent.modificationDateFieldName,
+            childModificationDatePath: target.children.modificationDateFieldName
         )
     }
 
@@ -84,6 +90,8 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
         body: (DownPage) async throws -> Bool
     ) async throws {
         let options = pageOptions(syncID: try await syncID(in: store))
+        // The latest modification date of the page in flight, parents and children.
+        var latest: Int64 = -1
         try await walk(
             since: maxTimeStamp,
             org: org,
@@ -91,15 +99,35 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
                 let result = try await store.write { writer in
                     try writer.upsertChildren(ofParentsPage: page, options: options)
                 }
+                let dates = result.modificationDates
+                latest = dates.children.reduce(Self.latest(of: dates.parents)) { max($0, Self.latest(of: $1)) }
                 return (result.parentsPage, result.moreChildren)
             },
             moreChildren: { page, parentID in
-                _ = try await store.write { writer in
-                    try writer.upsertChildren(page, ofParent: parentID, options: options)
+                let dates = try await store.write { writer in
+                    _ = try writer.upsertChildren(page, ofParent: parentID, options: options)
+                    return try writer.childModificationDates(ofPage: page, options: options)
                 }
+                latest = max(latest, Self.latest(of: dates))
             },
-            body: body
+            body: { page in
+                var page = page
+                page.latestModification = latest
+                latest = -1
+                return try await body(page)
+            }
         )
+    }
+
+    /// The latest of `dates` in ms, or -1 when there is none, or when one is missing or does not
+    /// parse (MobileSync's `getLatestModificationTimeStamp(records, fieldName)`).
+    static func latest(of dates: [String?]) -> Int64 {
+        var latest: Int64 = -1
+        for date in dates {
+            guard let date, let milliseconds = SalesforceDateTime.milliseconds(from: date) else { return -1 }
+            latest = max(latest, milliseconds)
+        }
+        return latest
     }
 
     /// Walks the run's queries (the changed parents, then on a resync the parents of changed
@@ -171,6 +199,9 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
             body: { page in try await body(.records(page)) }
         )
         guard completed else { return }
+        // Children another sync of the children's soup fetched too are asked about by id first.
+        let check = SharedGhostCheck(org: org, store: store, soup: options.childSoup, idPath: options.childIDPath)
+        guard try await check.run(syncID: syncID, stop: StopSignal()) else { return }
         // Children first: it also marks the parents of children with local changes as seen, so
         // the runner's pass over the parents keeps them.
         _ = try await store.write { writer in

@@ -40,14 +40,19 @@ struct ParentChildrenQueries: Sendable {
     private var children: ChildrenInfo { target.children }
 
     private var parentFields: [SOQLSelectItem] {
-        SOQLText.ensuring([parent.idFieldName, parent.modificationDateFieldName], in: target.parentFieldlist)
-            .map { .field(SOQLFieldPath($0)) }
+        SOQLText.ensuring(
+            [parent.idFieldName, parent.modificationDateFieldName],
+            in: target.parentFieldlist,
+            object: parent.sobjectType
+        )
+        .map { .field(SOQLFieldPath($0)) }
     }
 
     private func nested(since milliseconds: Int64?) -> SOQLSelectItem {
         let fields = SOQLText.ensuring(
             [children.idFieldName, children.modificationDateFieldName],
-            in: target.childrenFieldlist
+            in: target.childrenFieldlist,
+            object: children.sobjectType
         )
         let condition = milliseconds.map {
             SOQLCondition.modified(field: children.modificationDateFieldName, after: $0, inclusive: true)

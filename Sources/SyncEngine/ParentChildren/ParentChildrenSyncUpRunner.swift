@@ -77,6 +77,11 @@ struct ParentChildrenSyncUpRunner: Sendable {
                 let rerun = try await rerunTree(tree, after: result)
                 result = try await sender.send(rerun, sendsParent: true)
                 if let outcome = result.parent { parentOutcomes[tree.parent.entryID] = outcome }
+                // A clean parent re-created on the server (a child found it deleted) is written back
+                // like a created one: it takes the new id and its children follow (as MobileSync).
+                if tree.parent.action == .none, rerun.parent.action == .create, result.parent != nil {
+                    parents.append(rerun.parent)
+                }
                 childOutcomes.merge(result.children) { $1 }
                 let known = Set(children.map(\.entryID))
                 children += rerun.children.filter { !known.contains($0.entryID) }
