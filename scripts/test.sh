@@ -9,11 +9,21 @@ cd "$(dirname "$0")/.."
 echo "==> import check (every target declares what it imports)"
 python3 scripts/check-imports.py
 
+echo "==> swift format lint --strict"
+swift format lint --strict --recursive --parallel Package.swift Sources Tests Benchmarks
+
 echo "==> swift build --build-tests (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
-echo "==> swift test"
-swift test --skip-build
+# The end-to-end suites run the `syncrun` executable as child processes and wait for them; several
+# of them serve an org from the test process itself. Run in parallel, those waits can hold every
+# thread of the cooperative pool (one per core) while a served org needs one to answer, so the
+# end-to-end suites run one test at a time after the others.
+echo "==> swift test (library suites, in parallel)"
+swift test --skip-build --skip syncrunTests
+
+echo "==> swift test (end-to-end suites through the executable, one at a time)"
+swift test --skip-build --filter syncrunTests --no-parallel
 
 echo "==> pytest Tests/python"
 python3 -m pytest Tests/python -q

@@ -90,7 +90,8 @@ struct OrgBenchmark: AsyncParsableCommand {
                         "BillingState": "CA",
                         "NumberOfEmployees": .integer(Int64(index % 5000)),
                         "AnnualRevenue": .double(Double(index) * 10.5),
-                    ])
+                    ]
+                )
             }
         }
     }
@@ -105,7 +106,8 @@ private struct Measurement {
 
     var formatted: String {
         let seconds = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
-        return "\(rate(records, time)) records/s  (\(calls) calls, \(bytes / 1_048_576) MB, \(String(format: "%.2f", seconds)) s)"
+        return
+            "\(rate(records, time)) records/s  (\(calls) calls, \(bytes / 1_048_576) MB, \(String(format: "%.2f", seconds)) s)"
     }
 }
 
@@ -146,8 +148,10 @@ private struct BenchmarkClient {
         var calls = 0
         for batch in stride(from: 0, to: count, by: 200) {
             let records = (batch..<min(batch + 200, count)).map { index -> OrgJSONValue in
-                ["attributes": ["type": "Account"], "Name": .string("Written \(index)"), "Industry": "Energy",
-                 "Phone": "+1 415 555 0101", "BillingCity": "Oakland", "NumberOfEmployees": .integer(Int64(index))]
+                [
+                    "attributes": ["type": "Account"], "Name": .string("Written \(index)"), "Industry": "Energy",
+                    "Phone": "+1 415 555 0101", "BillingCity": "Oakland", "NumberOfEmployees": .integer(Int64(index)),
+                ]
             }
             let body = OrgJSONValue.object(["allOrNone": false, "records": .array(records)]).encoded()
             bytes += try await send(.POST, "/services/data/v59.0/composite/sobjects", body: body).count

@@ -136,8 +136,14 @@ enum AccountRecord {
         var parts = tm()
         gmtime_r(&time, &parts)
         return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.000+0000", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.000+0000",
+            Int(parts.tm_year) + 1900,
+            Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour),
+            Int(parts.tm_min),
+            Int(parts.tm_sec)
+        )
     }
 
     static func append(_ index: Int, to text: inout String) {
@@ -146,7 +152,8 @@ enum AccountRecord {
         let (city, country) = cities[index % cities.count]
         text += "{\"attributes\":{\"type\":\"Account\",\"url\":\"/services/data/v62.0/sobjects/Account/\(id)\"},"
         text += "\"Id\":\"\(id)\",\"Name\":\"Account \(number) Holdings International\","
-        text += "\"Industry\":\"\(industries[index % industries.count])\",\"Phone\":\"+1 (415) 555-\(number.suffix(4))\","
+        text +=
+            "\"Industry\":\"\(industries[index % industries.count])\",\"Phone\":\"+1 (415) 555-\(number.suffix(4))\","
         text += "\"Website\":\"https://www.account-\(number).example.com\",\"BillingCity\":\"\(city)\","
         text += "\"BillingCountry\":\"\(country)\",\"NumberOfEmployees\":\(index % 50_000 + 10),"
         text += "\"AnnualRevenue\":\(index % 1000 * 12_345 + 1_000_000).5,"
@@ -178,13 +185,18 @@ struct PageResponder: HTTPResponder {
         }
         guard let body else { return Self.error(.badRequest, "INVALID_QUERY_LOCATOR") }
         return Response(
-            status: .ok, headers: [.contentType: "application/json;charset=UTF-8"], body: ResponseBody(byteBuffer: body))
+            status: .ok,
+            headers: [.contentType: "application/json;charset=UTF-8"],
+            body: ResponseBody(byteBuffer: body)
+        )
     }
 
     private static func error(_ status: HTTPResponse.Status, _ code: String) -> Response {
         let text = "[{\"message\":\"\(code)\",\"errorCode\":\"\(code)\",\"fields\":[]}]"
         return Response(
-            status: status, headers: [.contentType: "application/json;charset=UTF-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+            status: status,
+            headers: [.contentType: "application/json;charset=UTF-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
+        )
     }
 }

@@ -28,7 +28,8 @@ struct StoreBenchmark: ParsableCommand {
         indexes: [
             IndexSpec(path: "Id", type: .string), IndexSpec(path: "LastModifiedDate", type: .string),
             IndexSpec(path: "__local__", type: .string),
-        ])
+        ]
+    )
 
     func run() throws {
         if let exportChild { return try Self.exportInChild(exportChild) }
@@ -37,7 +38,9 @@ struct StoreBenchmark: ParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        print("store benchmark: \(entries) records of 10 fields (~\(Self.record(0).utf8.count) bytes), 3 string indexes")
+        print(
+            "store benchmark: \(entries) records of 10 fields (~\(Self.record(0).utf8.count) bytes), 3 string indexes"
+        )
         let pages = stride(from: 0, to: entries, by: pageSize).map { start in
             #"{"totalSize":\#(entries),"done":true,"records":["#
                 + (start..<min(start + pageSize, entries)).map(Self.record).joined(separator: ",") + "]}"
@@ -52,21 +55,31 @@ struct StoreBenchmark: ParsableCommand {
                 _ = try store.write { try $0.upsertPage(page, into: "accounts", options: PageUpsertOptions(syncID: 1)) }
             }
         }
-        print("  upsertPage, \(pageSize)/page, new records          \(Self.rate(entries, inserts))  \(Self.ratio(inserts, floor))")
+        print(
+            "  upsertPage, \(pageSize)/page, new records          \(Self.rate(entries, inserts))  \(Self.ratio(inserts, floor))"
+        )
         let updates = try Self.time {
             for page in pages {
                 _ = try store.write {
-                    try $0.upsertPage(page, into: "accounts", options: PageUpsertOptions(mergeMode: .leaveIfChanged, syncID: 1))
+                    try $0.upsertPage(
+                        page,
+                        into: "accounts",
+                        options: PageUpsertOptions(mergeMode: .leaveIfChanged, syncID: 1)
+                    )
                 }
             }
         }
-        print("  upsertPage, \(pageSize)/page, all updates          \(Self.rate(entries, updates))  \(Self.ratio(updates, floor))")
+        print(
+            "  upsertPage, \(pageSize)/page, all updates          \(Self.rate(entries, updates))  \(Self.ratio(updates, floor))"
+        )
 
         let importStore = try SoupStore(path: directory.appendingPathComponent("import.db").path)
         try importStore.registerSoups([Self.soup])
         let array = "[" + (0..<entries).map(Self.record).joined(separator: ",") + "]"
         let imported = try Self.time { _ = try importStore.write { try $0.upsert(entries: array, into: "accounts") } }
-        print("  upsert(entries:), one array, one transaction   \(Self.rate(entries, imported))  \(Self.ratio(imported, floor))")
+        print(
+            "  upsert(entries:), one array, one transaction   \(Self.rate(entries, imported))  \(Self.ratio(imported, floor))"
+        )
 
         guard exportEntries > 0 else { return }
         let small = max(exportEntries / 10, 1)
@@ -82,8 +95,14 @@ struct StoreBenchmark: ParsableCommand {
     /// One Account-shaped record with 10 fields.
     static func record(_ number: Int) -> String {
         let id = String(format: "001%015d", number)
-        let date = String(format: "2024-%02d-%02dT%02d:%02d:%02d.000+0000", 1 + number % 12, 1 + number % 28,
-                          number % 24, number % 60, (number / 60) % 60)
+        let date = String(
+            format: "2024-%02d-%02dT%02d:%02d:%02d.000+0000",
+            1 + number % 12,
+            1 + number % 28,
+            number % 24,
+            number % 60,
+            (number / 60) % 60
+        )
         return #"{"attributes":{"type":"Account","url":"/services/data/v60.0/sobjects/Account/\#(id)"},"Id":"\#(id)","#
             + #""Name":"Account number \#(number) Incorporated","Industry":"Industry \#(number % 17)","#
             + #""NumberOfEmployees":\#(number % 5000),"AnnualRevenue":\#(Double(number) * 12.5),"#
@@ -101,18 +120,27 @@ struct StoreBenchmark: ParsableCommand {
         let rows: [(String, String, String)] = (0..<entries).map { number in
             var document = Self.record(number)
             document.removeLast()
-            document += #","__local__":false,"__locally_created__":false,"__locally_updated__":false,"#
+            document +=
+                #","__local__":false,"__locally_created__":false,"__locally_updated__":false,"#
                 + #""__locally_deleted__":false,"__sync_id__":1,"_soupEntryId":\#(number + 1),"_soupLastModifiedDate":\#(now)}"#
             let id = String(format: "001%015d", number)
-            let date = String(format: "2024-%02d-%02dT%02d:%02d:%02d.000+0000", 1 + number % 12, 1 + number % 28,
-                              number % 24, number % 60, (number / 60) % 60)
+            let date = String(
+                format: "2024-%02d-%02dT%02d:%02d:%02d.000+0000",
+                1 + number % 12,
+                1 + number % 28,
+                number % 24,
+                number % 60,
+                (number / 60) % 60
+            )
             return (document, id, date)
         }
         let queue = try DatabaseQueue(path: path)
         return try Self.time {
             try queue.inTransaction { db in
                 let statement = try db.makeStatement(
-                    sql: "INSERT INTO TABLE_1 (id, soup, created, lastModified, TABLE_1_0, TABLE_1_1, TABLE_1_2) VALUES (?, ?, ?, ?, ?, ?, 'false')")
+                    sql:
+                        "INSERT INTO TABLE_1 (id, soup, created, lastModified, TABLE_1_0, TABLE_1_1, TABLE_1_2) VALUES (?, ?, ?, ?, ?, ?, 'false')"
+                )
                 for (offset, row) in rows.enumerated() {
                     try statement.execute(arguments: [offset + 1, row.0, now, now, row.1, row.2])
                 }

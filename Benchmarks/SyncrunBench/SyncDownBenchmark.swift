@@ -82,7 +82,8 @@ struct FloorBenchmark: AsyncParsableCommand {
                             INSERT OR IGNORE INTO syncrun_record_syncs (soup_name, record_id, sync_id) \
                             SELECT 'accounts', json_extract(value, '$.Id'), 1 FROM json_each(?, '$.records')
                             """,
-                        arguments: [text])
+                        arguments: [text]
+                    )
                 }
                 return saved
             }
@@ -92,7 +93,8 @@ struct FloorBenchmark: AsyncParsableCommand {
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
         print(
             "{\"records\": \(records), \"pages\": \(pages), \"bytes\": \(bytes), \"wall\": \(seconds), "
-                + "\"cpu\": \(cpu), \"maxrss_kb\": \(ResourceUsage.peakRSSKiB())}")
+                + "\"cpu\": \(cpu), \"maxrss_kb\": \(ResourceUsage.peakRSSKiB())}"
+        )
     }
 
     /// Registers soup `accounts` (the sync-down benchmark's index specs) through `SoupStore` and
@@ -105,7 +107,8 @@ struct FloorBenchmark: AsyncParsableCommand {
                 IndexSpec(path: "Id", type: .string), IndexSpec(path: "__local__", type: .string),
                 IndexSpec(path: "__sync_id__", type: .integer), IndexSpec(path: "LastModifiedDate", type: .string),
                 IndexSpec(path: "Name", type: .string),
-            ])
+            ]
+        )
         try store.write { writer in _ = try writer.registerSoup(spec) }
         let queue = try DatabaseQueue(path: path)
         return try queue.write { db in
@@ -114,14 +117,19 @@ struct FloorBenchmark: AsyncParsableCommand {
                     CREATE TABLE IF NOT EXISTS syncrun_record_syncs (soup_name TEXT NOT NULL, record_id TEXT NOT NULL, \
                     sync_id INTEGER NOT NULL, PRIMARY KEY (soup_name, record_id, sync_id)) WITHOUT ROWID;
                     CREATE INDEX IF NOT EXISTS syncrun_record_syncs_by_sync ON syncrun_record_syncs (sync_id, soup_name);
-                    """)
-            let table = try String.fetchOne(
-                db, sql: "SELECT 'TABLE_' || id FROM soup_attrs WHERE soupName = 'accounts'") ?? "TABLE_1"
+                    """
+            )
+            let table =
+                try String.fetchOne(
+                    db,
+                    sql: "SELECT 'TABLE_' || id FROM soup_attrs WHERE soupName = 'accounts'"
+                ) ?? "TABLE_1"
             var names = ["soup", "created", "lastModified"]
             var values = ["value", "1767225600000", "1767225600000"]
             for row in try Row.fetchAll(
-                db, sql: "SELECT path, columnName FROM soup_index_map WHERE soupName = 'accounts'")
-            {
+                db,
+                sql: "SELECT path, columnName FROM soup_index_map WHERE soupName = 'accounts'"
+            ) {
                 let path: String = row["path"]
                 names.append(row["columnName"])
                 switch path {
@@ -193,7 +201,8 @@ struct SeedAccountsCommand: AsyncParsableCommand {
                         "BillingCountry": place.1,
                         "NumberOfEmployees": .integer(Int64(index % 50_000 + 10)),
                         "AnnualRevenue": .double(Double(index % 1000 * 12_345 + 1_000_000) + 0.5),
-                    ])
+                    ]
+                )
             }
         }
     }

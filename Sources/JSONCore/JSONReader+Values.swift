@@ -97,7 +97,8 @@ extension JSONReader {
         let open = locator.position(of: start)
         throw error(
             "unexpected end of file; the \(noun) opened at line \(open.line), column \(open.column) is not closed",
-            at: bytes.count)
+            at: bytes.count
+        )
     }
 
     /// Reads an object, calling `member` with each key and the reader positioned on its value;

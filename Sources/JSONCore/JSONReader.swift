@@ -182,7 +182,8 @@ public struct JSONReader {
         guard frames.count < maximumDepth else {
             throw error(
                 "arrays and objects are nested more than \(maximumDepth) levels deep; flatten the document",
-                kind: .tooDeep)
+                kind: .tooDeep
+            )
         }
         frames.append(Frame(isObject: isObject, open: offset))
         offset += 1
@@ -253,7 +254,8 @@ public struct JSONReader {
         let open = locator.position(of: frame.open)
         let noun = frame.isObject ? "object" : "array"
         return error(
-            "unexpected end of file; the \(noun) opened at line \(open.line), column \(open.column) is not closed")
+            "unexpected end of file; the \(noun) opened at line \(open.line), column \(open.column) is not closed"
+        )
     }
 
     // MARK: - Strings
@@ -274,7 +276,8 @@ public struct JSONReader {
             case 0x0A:
                 throw error(
                     "unterminated string; add the closing '\"' (strings cannot span lines; write \\n for a line break)",
-                    at: start)
+                    at: start
+                )
             case 0x00..<0x20:
                 throw error("control character U+\(Self.hex(UInt32(byte))) in a string; escape it")
             case 0x80...:
@@ -313,7 +316,8 @@ public struct JSONReader {
         default:
             throw error(
                 "invalid escape '\\\(describeByte(at: offset))' in a string; "
-                    + "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+                    + "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"
+            )
         }
     }
 
@@ -455,7 +459,9 @@ public struct JSONReader {
                 var end = start
                 while end < bytes.count, Self.isWordByte(bytes[end]) { end += 1 }
                 let found = String(
-                    decoding: UnsafeBufferPointer(rebasing: bytes[start..<max(end, start + 1)]), as: UTF8.self)
+                    decoding: UnsafeBufferPointer(rebasing: bytes[start..<max(end, start + 1)]),
+                    as: UTF8.self
+                )
                 throw error("unexpected '\(found)'; expected a value (strings need double quotes)", at: start)
             }
             offset += 1

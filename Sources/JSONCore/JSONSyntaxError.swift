@@ -59,7 +59,7 @@ public struct JSONTextLocator {
         if target < lastOffset {
             lastOffset = contentStart
             lastLine = 1
-                lastColumn = 1
+            lastColumn = 1
         }
         var index = lastOffset
         while index < target {

@@ -39,8 +39,12 @@ public struct LocalOrgServer: Sendable {
         }
         let identity = OrgIdentity(orgID: database.organizationID, userID: database.userID)
         let sessions = SessionStore(
-            accessToken: configuration.accessToken, refreshToken: configuration.refreshToken, orgID: identity.orgID,
-            timeToLive: configuration.tokenTTL, now: database.configuration.now)
+            accessToken: configuration.accessToken,
+            refreshToken: configuration.refreshToken,
+            orgID: identity.orgID,
+            timeToLive: configuration.tokenTTL,
+            now: database.configuration.now
+        )
         let verifier = try configuration.jwtBearer.map(JWTAssertionVerifier.init(settings:))
         api = OrgAPI(
             database: database,
@@ -48,8 +52,12 @@ public struct LocalOrgServer: Sendable {
             usage: APIUsage(limit: configuration.apiRequestLimit),
             pageSizeOverride: configuration.pageSize,
             oauth: OAuthTokenEndpoint(
-                sessions: sessions, verifier: verifier, clientID: configuration.clientID,
-                clientSecret: configuration.clientSecret, identity: identity),
+                sessions: sessions,
+                verifier: verifier,
+                clientID: configuration.clientID,
+                clientSecret: configuration.clientSecret,
+                identity: identity
+            ),
             identity: identity
         )
         faults = ProtectedState(FaultPlan(configuration: configuration.faults))
@@ -76,8 +84,12 @@ public struct LocalOrgServer: Sendable {
             if let tlsConfiguration { try .tls(.http1(), tlsConfiguration: tlsConfiguration) } else { .http1() }
         let app = Application(
             responder: OrgResponder(
-                api: api, faults: faults, log: log, maxBodySize: configuration.maxRequestBodySize,
-                observer: configuration.requestObserver),
+                api: api,
+                faults: faults,
+                log: log,
+                maxBodySize: configuration.maxRequestBodySize,
+                observer: configuration.requestObserver
+            ),
             server: serverBuilder,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
@@ -119,8 +131,11 @@ public struct LocalOrgServer: Sendable {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let url = URL(string: "\(scheme)://\(host):\(port)") ?? URL(fileURLWithPath: "/")
         return LocalOrgEndpoint(
-            baseURL: url, port: port, accessToken: api.sessions.primaryAccessToken,
-            refreshToken: api.sessions.refreshToken)
+            baseURL: url,
+            port: port,
+            accessToken: api.sessions.primaryAccessToken,
+            refreshToken: api.sessions.refreshToken
+        )
     }
 
     private static func makeTLSConfiguration(_ settings: TLSSettings) throws -> TLSConfiguration {
@@ -129,7 +144,9 @@ public struct LocalOrgServer: Sendable {
             guard !chain.isEmpty else { throw OrgError.configuration("the TLS certificate file holds no certificate") }
             let key = try NIOSSLPrivateKey(bytes: Array(settings.privateKeyPEM.utf8), format: .pem)
             return TLSConfiguration.makeServerConfiguration(
-                certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+                certificateChain: chain.map { .certificate($0) },
+                privateKey: .privateKey(key)
+            )
         } catch let error as OrgError {
             throw error
         } catch {

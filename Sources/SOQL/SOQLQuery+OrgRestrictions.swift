@@ -38,7 +38,9 @@ extension SOQLQuery {
                     message: "the org refuses the qualified object name '\(object)' in FROM; "
                         + "write '\(unqualifiedObject)' (only a child sub-query may write "
                         + "'\(qualifier).<relationship>')",
-                    sourceRange: objectRange))
+                    sourceRange: objectRange
+                )
+            )
         }
         for case .subquery(let child) in select {
             if let qualifier = child.objectQualifier, qualifier.lowercased() != object.lowercased() {
@@ -47,14 +49,17 @@ extension SOQLQuery {
                         message: "the org refuses '\(child.object)' in a sub-query of '\(object)': a child "
                             + "relationship may only be qualified with its parent's name; "
                             + "write '\(child.unqualifiedObject)' or '\(object).\(child.unqualifiedObject)'",
-                        sourceRange: child.objectRange))
+                        sourceRange: child.objectRange
+                    )
+                )
             }
             if let condition = child.condition {
                 found += condition.semiJoins.map { join in
                     SOQLOrgRestriction(
                         message: "the org refuses a semi-join ('IN (SELECT ...)') in the WHERE clause of the "
                             + "sub-query on '\(child.object)'; filter the child records without it",
-                        sourceRange: join.query.objectRange)
+                        sourceRange: join.query.objectRange
+                    )
                 }
             }
         }
@@ -77,7 +82,9 @@ extension SOQLQuery {
                     message: "the org refuses more than \(Self.maximumSemiJoins) semi-joins or anti-joins "
                         + "('IN (SELECT ...)', 'NOT IN (SELECT ...)') in one WHERE clause; this one is number "
                         + "\(Self.maximumSemiJoins + 1)",
-                    sourceRange: joins[Self.maximumSemiJoins].query.objectRange))
+                    sourceRange: joins[Self.maximumSemiJoins].query.objectRange
+                )
+            )
         }
         for join in joins {
             let sub = join.query
@@ -87,14 +94,18 @@ extension SOQLQuery {
                     SOQLOrgRestriction(
                         message: "the org refuses 'NOT' around a semi-join; write '\(join.field.text) NOT IN "
                             + "(SELECT ...)' (or 'IN' for a negated anti-join)",
-                        sourceRange: range))
+                        sourceRange: range
+                    )
+                )
             }
             if sub.unqualifiedObject.lowercased() == unqualifiedObject.lowercased() {
                 found.append(
                     SOQLOrgRestriction(
                         message: "the org refuses a semi-join sub-query on '\(sub.object)', the object of the main "
                             + "query; put its condition in the main query's WHERE clause",
-                        sourceRange: range))
+                        sourceRange: range
+                    )
+                )
             }
             var clauses: [String] = []
             if !sub.orderBy.isEmpty { clauses.append("ORDER BY") }
@@ -106,7 +117,9 @@ extension SOQLQuery {
                     SOQLOrgRestriction(
                         message: "the org refuses \(Self.joinedWithAnd(clauses.map { "'\($0)'" })) "
                             + "in a semi-join sub-query on '\(sub.object)'; remove it",
-                        sourceRange: range))
+                        sourceRange: range
+                    )
+                )
             }
             let fields = sub.select.compactMap(\.fieldPath)
             let isOneOwnField = fields.count == 1 && fields[0].unqualified(by: sub.object).components.count == 1
@@ -115,21 +128,27 @@ extension SOQLQuery {
                     SOQLOrgRestriction(
                         message: "the org refuses a semi-join sub-query on '\(sub.object)' that does not select "
                             + "exactly one id or reference field of its own object; select one, such as 'Id'",
-                        sourceRange: range))
+                        sourceRange: range
+                    )
+                )
             }
             if sub.objectQualifier != nil {
                 found.append(
                     SOQLOrgRestriction(
                         message: "the org refuses the qualified object name '\(sub.object)' in a semi-join "
                             + "sub-query; write '\(sub.unqualifiedObject)'",
-                        sourceRange: range))
+                        sourceRange: range
+                    )
+                )
             }
             if let inner = sub.condition, inner.containsSubquery {
                 found.append(
                     SOQLOrgRestriction(
                         message: "the org refuses a semi-join nested in the semi-join sub-query on '\(sub.object)'; "
                             + "move it to the main query's WHERE clause",
-                        sourceRange: range))
+                        sourceRange: range
+                    )
+                )
             }
         }
         return found

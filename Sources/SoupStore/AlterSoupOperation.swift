@@ -59,10 +59,12 @@ struct AlterSoupOperation {
     {
         let new = SoupLayout(name: old.name, tableID: old.tableID, specs: specs)
         let details = Details(
-            soupName: old.name, soupTableName: old.tableName,
+            soupName: old.name,
+            soupTableName: old.tableName,
             oldIndexSpecs: old.indexes.map { .init(path: $0.path, type: $0.type.rawValue, columnName: $0.columnName) },
             newIndexSpecs: new.indexes.map { .init(path: $0.path, type: $0.type.rawValue, columnName: $0.columnName) },
-            reIndexData: reIndexData)
+            reIndexData: reIndexData
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         let text = String(decoding: try encoder.encode(details), as: UTF8.self)
@@ -72,7 +74,8 @@ struct AlterSoupOperation {
                 INSERT INTO long_operations_status (type, details, status, created, lastModified) \
                 VALUES (?, ?, ?, ?, ?)
                 """,
-            arguments: [operationType, text, Step.starting.rawValue, now, now])
+            arguments: [operationType, text, Step.starting.rawValue, now, now]
+        )
         return AlterSoupOperation(journalID: db.lastInsertedRowID, old: old, new: new, reIndexData: reIndexData)
     }
 
@@ -91,11 +94,16 @@ struct AlterSoupOperation {
         }
         let oldIndexes = try indexes(details.oldIndexSpecs)
         let old = SoupLayout(
-            name: details.soupName, tableID: tableID, indexes: oldIndexes,
-            hasFullTextTable: oldIndexes.contains { $0.type == .fullText })
+            name: details.soupName,
+            tableID: tableID,
+            indexes: oldIndexes,
+            hasFullTextTable: oldIndexes.contains { $0.type == .fullText }
+        )
         let new = SoupLayout(
-            name: details.soupName, tableID: tableID,
-            specs: try indexes(details.newIndexSpecs).map { IndexSpec(path: $0.path, type: $0.type) })
+            name: details.soupName,
+            tableID: tableID,
+            specs: try indexes(details.newIndexSpecs).map { IndexSpec(path: $0.path, type: $0.type) }
+        )
         return AlterSoupOperation(journalID: journalID, old: old, new: new, reIndexData: details.reIndexData)
     }
 
@@ -130,7 +138,8 @@ struct AlterSoupOperation {
                 sql: """
                     INSERT INTO \(new.tableName) (\(target.joined(separator: ", "))) \
                     SELECT \(source.joined(separator: ", ")) FROM \(oldTable)
-                    """)
+                    """
+            )
         case .reIndexSoup:
             let fresh = new.columns.filter { index in
                 !old.indexes.contains { $0.path == index.path && $0.type == index.type }
@@ -148,7 +157,8 @@ struct AlterSoupOperation {
         }
         try db.execute(
             sql: "UPDATE long_operations_status SET status = ?, lastModified = ? WHERE id = ?",
-            arguments: [step.rawValue, SoupWriter.now(), journalID])
+            arguments: [step.rawValue, SoupWriter.now(), journalID]
+        )
     }
 
     /// Alters inside the caller's transaction (all steps commit together).

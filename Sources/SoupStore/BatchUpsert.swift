@@ -35,7 +35,10 @@ package struct BatchUpsert {
     package var collectEntryIDs: Bool = false
 
     package init(
-        key: Key, control: Control, leaveIfChanged: Bool, modificationDateField: String? = nil,
+        key: Key,
+        control: Control,
+        leaveIfChanged: Bool,
+        modificationDateField: String? = nil,
         collectEntryIDs: Bool = false
     ) {
         self.key = key
@@ -79,17 +82,21 @@ package struct BatchUpsert {
             }
             keyIndex = index
         }
-        let keyExpression = keyIndex.map { SoupProjection.sql(for: $0, document: "value") }
+        let keyExpression =
+            keyIndex.map { SoupProjection.sql(for: $0, document: "value") }
             ?? "json_extract(value, '$.\(SoupPath.entryID)')"
         let stored: String
         switch keyIndex {
         case nil: stored = "t.id"
-        case let index? where index.type == .json1: stored = "json_extract(t.soup, \(SoupPath.jsonPathLiteral(index.path)))"
+        case let index? where index.type == .json1:
+            stored = "json_extract(t.soup, \(SoupPath.jsonPathLiteral(index.path)))"
         case let index?: stored = "t.\(index.columnName)"
         }
         return Matching(
-            keyExpression: keyExpression, storedKey: stored,
-            isLocal: ControlFields.predicate(ControlFields.local, is: true, in: layout, table: "t"))
+            keyExpression: keyExpression,
+            storedKey: stored,
+            isLocal: ControlFields.predicate(ControlFields.local, is: true, in: layout, table: "t")
+        )
     }
 
     package func run(_ db: Database, layout: SoupLayout, source: String, now: Int64) throws -> Result {
@@ -102,7 +109,8 @@ package struct BatchUpsert {
                 CREATE TEMP TABLE IF NOT EXISTS syncrun_batch (ord INTEGER PRIMARY KEY, raw TEXT, type TEXT, \
                 ext, existing INTEGER, matches INTEGER, isLocal INTEGER, eid INTEGER, doc TEXT);
                 DELETE FROM \(Self.table);
-                """)
+                """
+        )
         defer { try? db.execute(sql: "DELETE FROM \(Self.table)") }
 
         // 1. Split, key, and look up stored entries, in one pass over the source.
@@ -117,26 +125,36 @@ package struct BatchUpsert {
                 LEFT JOIN \(layout.tableName) AS t ON \(stored) = s.ext
                 GROUP BY s.ord
                 """,
-            arguments: [source])
+            arguments: [source]
+        )
 
         // 2. Check shapes and keys.
         if let bad = try Row.fetchOne(
-            db, sql: "SELECT ord, type FROM \(Self.table) WHERE type != 'object' ORDER BY ord LIMIT 1")
-        {
+            db,
+            sql: "SELECT ord, type FROM \(Self.table) WHERE type != 'object' ORDER BY ord LIMIT 1"
+        ) {
             throw SoupStoreError.notAnObject(entry: (bad[0] as Int) + 1, found: bad[1] ?? "null")
         }
         if case .path(let path) = key,
             let missing = try Int.fetchOne(
-                db, sql: "SELECT ord FROM \(Self.table) WHERE ext IS NULL ORDER BY ord LIMIT 1")
+                db,
+                sql: "SELECT ord FROM \(Self.table) WHERE ext IS NULL ORDER BY ord LIMIT 1"
+            )
         {
             throw SoupStoreError.missingExternalID(entry: missing + 1, path: path)
         }
         if case .path(let path) = key,
             let ambiguous = try Row.fetchOne(
-                db, sql: "SELECT ord, matches FROM \(Self.table) WHERE matches > 1 ORDER BY ord LIMIT 1")
+                db,
+                sql: "SELECT ord, matches FROM \(Self.table) WHERE matches > 1 ORDER BY ord LIMIT 1"
+            )
         {
             throw SoupStoreError.ambiguousExternalID(
-                entry: (ambiguous[0] as Int) + 1, path: path, soup: layout.name, count: ambiguous[1])
+                entry: (ambiguous[0] as Int) + 1,
+                path: path,
+                soup: layout.name,
+                count: ambiguous[1]
+            )
         }
 
         // 3. Same key twice in one batch: the last one wins, as sequential upserts would give.
@@ -144,7 +162,8 @@ package struct BatchUpsert {
             sql: """
                 DELETE FROM \(Self.table) WHERE ord IN (SELECT ord FROM (SELECT ord, row_number() OVER \
                 (PARTITION BY ext ORDER BY ord DESC) AS rn FROM \(Self.table) WHERE ext IS NOT NULL) WHERE rn > 1)
-                """)
+                """
+        )
 
         var result = Result()
         if leaveIfChanged {
@@ -158,30 +177,38 @@ package struct BatchUpsert {
         try db.execute(
             sql: "UPDATE \(Self.table) SET eid = \(known), doc = \(documentExpression(entryID: known)) "
                 + "WHERE \(known) IS NOT NULL",
-            arguments: [now])
-        let base = try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), \
-                coalesce((SELECT max(eid) FROM \(Self.table)), 0))
-                """,
-            arguments: [layout.tableName]) ?? 0
+            arguments: [now]
+        )
+        let base =
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), \
+                    coalesce((SELECT max(eid) FROM \(Self.table)), 0))
+                    """,
+                arguments: [layout.tableName]
+            ) ?? 0
         try db.execute(
             sql: """
                 UPDATE \(Self.table) SET eid = ?2 + r.rn, doc = \(documentExpression(entryID: "?2 + r.rn")) \
                 FROM (SELECT ord AS o, row_number() OVER (ORDER BY ord) AS rn FROM \(Self.table) WHERE eid IS NULL) AS r \
                 WHERE \(Self.table).ord = r.o
                 """,
-            arguments: [now, base])
+            arguments: [now, base]
+        )
 
         let counts = try Row.fetchOne(
             db,
-            sql: "SELECT count(existing), count(*) - count(existing) FROM \(Self.table)")
+            sql: "SELECT count(existing), count(*) - count(existing) FROM \(Self.table)"
+        )
         result.updated = counts?[0] ?? 0
         result.inserted = counts?[1] ?? 0
         if let field = modificationDateField {
-            let value = try DatabaseValue.fetchOne(
-                db, sql: "SELECT max(json_extract(doc, '$.\(field)')) FROM \(Self.table)") ?? .null
+            let value =
+                try DatabaseValue.fetchOne(
+                    db,
+                    sql: "SELECT max(json_extract(doc, '$.\(field)')) FROM \(Self.table)"
+                ) ?? .null
             result.maxModificationDate = SoupValue(value)
         }
 
@@ -196,7 +223,8 @@ package struct BatchUpsert {
                 \(assignments.isEmpty ? "" : ", " + assignments.joined(separator: ", ")) \
                 FROM \(Self.table) WHERE \(Self.table).existing IS NOT NULL AND \(layout.tableName).id = \(Self.table).eid
                 """,
-            arguments: [now])
+            arguments: [now]
+        )
         let columnNames = (["id", "soup", "created", "lastModified"] + columns.map(\.columnName))
             .joined(separator: ", ")
         let values = (["eid", "doc", "?1", "?1"] + columns.map { SoupProjection.sql(for: $0, document: "doc") })
@@ -206,7 +234,8 @@ package struct BatchUpsert {
                 INSERT INTO \(layout.tableName) (\(columnNames)) SELECT \(values) FROM \(Self.table) \
                 WHERE existing IS NULL ORDER BY ord
                 """,
-            arguments: [now])
+            arguments: [now]
+        )
         if layout.hasFullTextTable {
             try FullText.refresh(db, layout: layout, idsSQL: "SELECT eid FROM \(Self.table)")
         }
@@ -230,7 +259,8 @@ package struct BatchUpsert {
             ].map { "'$.\($0)', json('false')" }.joined(separator: ", ")
             let sync = syncID.map { ", '$.\(ControlFields.syncID)', \($0)" } ?? ""
             // json_remove only when the key can be there: it costs a parse and a rewrite.
-            let cleaned = "CASE WHEN instr(raw, '\"\(ControlFields.lastError)\"') > 0 "
+            let cleaned =
+                "CASE WHEN instr(raw, '\"\(ControlFields.lastError)\"') > 0 "
                 + "THEN json_remove(raw, '$.\(ControlFields.lastError)') ELSE raw END"
             return "json_set(\(cleaned), \(flags)\(sync), \(stamps))"
         }
@@ -242,7 +272,8 @@ package struct BatchUpsert {
             db,
             sql: "SELECT json_valid(?1), CASE WHEN json_valid(?1) THEN json_type(?1) END, "
                 + "CASE WHEN json_valid(?1) THEN json_type(?1, '$.records') END",
-            arguments: [source])
+            arguments: [source]
+        )
         guard let row, (row[0] as Bool?) == true else {
             throw JSONSyntaxScanner.firstError(in: source)
                 ?? SoupStoreError.malformedJSON(line: 1, column: 1, "not valid JSON")

@@ -22,7 +22,8 @@ public enum ControlFields {
 
     /// SQL true when the flag at `path` is set (`value == true`) or explicitly cleared
     /// (`value == false`); an entry without the key matches neither.
-    package static func predicate(_ path: String, is value: Bool, in layout: SoupLayout, table: String? = nil) -> String {
+    package static func predicate(_ path: String, is value: Bool, in layout: SoupLayout, table: String? = nil) -> String
+    {
         let qualifier = table.map { "\($0)." } ?? ""
         if let index = layout.index(forPath: path), index.type == .string || index.type == .fullText {
             // Uses the index: projections give 'true'/'false' (Android) or '1'/'0' (iOS files).

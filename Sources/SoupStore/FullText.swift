@@ -7,13 +7,16 @@ enum FullText {
         guard layout.hasFullTextTable else { return }
         let columns = layout.fullTextColumns.map(\.columnName).joined(separator: ", ")
         try db.execute(
-            sql: "DELETE FROM \(layout.ftsTableName) WHERE rowid IN (\(idsSQL))", arguments: arguments)
+            sql: "DELETE FROM \(layout.ftsTableName) WHERE rowid IN (\(idsSQL))",
+            arguments: arguments
+        )
         try db.execute(
             sql: """
                 INSERT INTO \(layout.ftsTableName) (rowid, \(columns)) SELECT id, \(columns) \
                 FROM \(layout.tableName) WHERE id IN (\(idsSQL))
                 """,
-            arguments: arguments)
+            arguments: arguments
+        )
     }
 
     /// Rebuilds the whole FTS table from the soup table.
@@ -22,6 +25,7 @@ enum FullText {
         let columns = layout.fullTextColumns.map(\.columnName).joined(separator: ", ")
         try db.execute(sql: "DELETE FROM \(layout.ftsTableName)")
         try db.execute(
-            sql: "INSERT INTO \(layout.ftsTableName) (rowid, \(columns)) SELECT id, \(columns) FROM \(layout.tableName)")
+            sql: "INSERT INTO \(layout.ftsTableName) (rowid, \(columns)) SELECT id, \(columns) FROM \(layout.tableName)"
+        )
     }
 }

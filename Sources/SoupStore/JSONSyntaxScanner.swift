@@ -14,7 +14,11 @@ enum JSONSyntaxScanner {
                 return nil
             } catch {
                 return SoupStoreError.malformedJSON(
-                    line: error.line + lineOffset, column: error.column, error.message, source: source)
+                    line: error.line + lineOffset,
+                    column: error.column,
+                    error.message,
+                    source: source
+                )
             }
         }
     }

@@ -39,7 +39,10 @@ public struct QuerySpec: Sendable, Hashable {
 
     /// Creates a query spec.
     public init(
-        soup: String, path: String? = nil, predicate: Predicate = .all, orderPath: String? = nil,
+        soup: String,
+        path: String? = nil,
+        predicate: Predicate = .all,
+        orderPath: String? = nil,
         order: Order = .ascending
     ) {
         self.soup = soup
@@ -56,7 +59,8 @@ public struct QuerySpec: Sendable, Hashable {
             try SoupPath.validate(path)
             return "{\(self.soup):\(path)}"
         }
-        var sql = "SELECT {\(self.soup):_soupEntryId}, {\(self.soup):_soupCreatedDate}, "
+        var sql =
+            "SELECT {\(self.soup):_soupEntryId}, {\(self.soup):_soupCreatedDate}, "
             + "{\(self.soup):_soupLastModifiedDate}, {\(self.soup):_soup} FROM \(soup)"
         var arguments: [SoupValue] = []
         switch predicate {

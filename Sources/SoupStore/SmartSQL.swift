@@ -60,7 +60,9 @@ enum SmartSQL {
             } else if character == ";" {
                 let rest = String(characters[(position + 1)...]).trimmingCharacters(in: .whitespacesAndNewlines)
                 guard rest.isEmpty else {
-                    throw SoupStoreError.invalidQuery("only one statement is allowed (found ';' at character \(position + 1))")
+                    throw SoupStoreError.invalidQuery(
+                        "only one statement is allowed (found ';' at character \(position + 1))"
+                    )
                 }
                 position += 1
                 continue
@@ -82,7 +84,10 @@ enum SmartSQL {
     }
 
     private static func reference(
-        _ group: String, afterDot: Bool, at offset: Int, resolve: (String, Int) throws -> SoupLayout
+        _ group: String,
+        afterDot: Bool,
+        at offset: Int,
+        resolve: (String, Int) throws -> SoupLayout
     ) throws -> String {
         let parts = group.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         switch parts.count {

@@ -82,29 +82,40 @@ package struct SoupLayout: Sendable, Equatable {
 
     /// Reads the layout of `soup`, or `nil` when no such soup is registered.
     package static func load(_ db: Database, soup: String) throws -> SoupLayout? {
-        guard let tableID = try Int64.fetchOne(
-            db, sql: "SELECT id FROM soup_attrs WHERE soupName = ?", arguments: [soup])
+        guard
+            let tableID = try Int64.fetchOne(
+                db,
+                sql: "SELECT id FROM soup_attrs WHERE soupName = ?",
+                arguments: [soup]
+            )
         else { return nil }
         // No ORDER BY on purpose: SmartStore reads the map in rowid (insertion) order.
         let rows = try Row.fetchAll(
-            db, sql: "SELECT path, columnName, columnType FROM soup_index_map WHERE soupName = ? ORDER BY rowid",
-            arguments: [soup])
+            db,
+            sql: "SELECT path, columnName, columnType FROM soup_index_map WHERE soupName = ? ORDER BY rowid",
+            arguments: [soup]
+        )
         var indexes: [Index] = []
         for (position, row) in rows.enumerated() {
             let path: String = row["path"] ?? ""
             let typeName: String = row["columnType"] ?? ""
             guard let type = SoupIndexType(rawValue: typeName) else {
                 throw SoupStoreError.invalidSoupSpec(
-                    soup, "soup_index_map has unknown index type '\(typeName)' for path '\(path)'")
+                    soup,
+                    "soup_index_map has unknown index type '\(typeName)' for path '\(path)'"
+                )
             }
             let columnName: String = row["columnName"] ?? ""
             // Positions are recovered from the column names when possible (gaps come from json1).
             let suffix = columnName.split(separator: "_").last.flatMap { Int($0) }
             indexes.append(Index(path: path, type: type, columnName: columnName, position: suffix ?? position))
         }
-        let fts = try Bool.fetchOne(
-            db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?",
-            arguments: ["TABLE_\(tableID)_fts"]) ?? false
+        let fts =
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                arguments: ["TABLE_\(tableID)_fts"]
+            ) ?? false
         return SoupLayout(name: soup, tableID: tableID, indexes: indexes, hasFullTextTable: fts)
     }
 

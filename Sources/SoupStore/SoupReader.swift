@@ -27,8 +27,11 @@ public struct SoupReader {
         try SoupLayout.soupNames(db).map { name in
             let layout = try layout(name)
             return SoupDescription(
-                name: name, indexes: layout.specs, tableName: layout.tableName,
-                entryCount: try count(layout))
+                name: name,
+                indexes: layout.specs,
+                tableName: layout.tableName,
+                entryCount: try count(layout)
+            )
         }
     }
 
@@ -52,7 +55,8 @@ public struct SoupReader {
     public func entry(_ entryID: Int64, in soup: String) throws -> SoupEntry? {
         let layout = try layout(soup)
         return try Row.fetchOne(
-            db, sql: "SELECT id, created, lastModified, soup FROM \(layout.tableName) WHERE id = ?",
+            db,
+            sql: "SELECT id, created, lastModified, soup FROM \(layout.tableName) WHERE id = ?",
             arguments: [entryID]
         ).map(Self.entry)
     }
@@ -82,7 +86,9 @@ public struct SoupReader {
     public func forEachEntry(in soup: String, _ body: (SoupEntry) throws -> Void) throws {
         let layout = try layout(soup)
         let cursor = try Row.fetchCursor(
-            db, sql: "SELECT id, created, lastModified, soup FROM \(layout.tableName) ORDER BY id")
+            db,
+            sql: "SELECT id, created, lastModified, soup FROM \(layout.tableName) ORDER BY id"
+        )
         while let row = try cursor.next() {
             try body(Self.entry(row))
         }
@@ -117,7 +123,10 @@ public struct SoupReader {
     ///   - syncID: When given, only entries whose `__sync_id__` equals it.
     ///   - body: Called per batch, in `_soupEntryId` order.
     public func forEachCleanID(
-        in soup: String, idPath: String, syncID: Int64? = nil, batchSize: Int = 2000,
+        in soup: String,
+        idPath: String,
+        syncID: Int64? = nil,
+        batchSize: Int = 2000,
         _ body: ([String]) throws -> Void
     ) throws {
         let layout = try layout(soup)
@@ -135,7 +144,8 @@ public struct SoupReader {
                 SELECT CAST(\(column) AS TEXT) FROM \(layout.tableName)
                 WHERE \(conditions.joined(separator: " AND ")) AND \(column) IS NOT NULL ORDER BY id
                 """,
-            arguments: arguments)
+            arguments: arguments
+        )
         var batch: [String] = []
         batch.reserveCapacity(batchSize)
         while let value = try cursor.next() {
@@ -182,7 +192,11 @@ public struct SoupReader {
     public func forEachEntry(matching spec: QuerySpec, _ body: (SoupEntry) throws -> Void) throws {
         let smart = try spec.smartSQL(layout: try layout(spec.soup))
         let sql = try SmartSQL.translate(smart.sql, layouts: { try SoupLayout.load(db, soup: $0) })
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(smart.arguments.map(\.databaseValue)))
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: sql,
+            arguments: StatementArguments(smart.arguments.map(\.databaseValue))
+        )
         while let row = try cursor.next() {
             try body(Self.entry(row))
         }

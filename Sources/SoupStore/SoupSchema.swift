@@ -15,7 +15,8 @@ enum SoupSchema {
                 CREATE INDEX IF NOT EXISTS soup_index_map_0 on soup_index_map ( soupName );
                 CREATE TABLE IF NOT EXISTS long_operations_status (id INTEGER PRIMARY KEY AUTOINCREMENT, \
                 type TEXT, details TEXT, status TEXT, created INTEGER, lastModified INTEGER);
-                """)
+                """
+        )
     }
 
     /// Classifies an opened file: empty (new), SmartStore (possibly legacy `soup_names`), or other.
@@ -27,8 +28,12 @@ enum SoupSchema {
     }
 
     static func kind(of db: Database) throws -> FileKind {
-        let tables = try Set(String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+        let tables = try Set(
+            String.fetchAll(
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        )
         if tables.isEmpty { return .empty }
         if tables.contains("soup_attrs") && tables.contains("soup_index_map") { return .smartStore }
         if tables.contains("soup_names") && tables.contains("soup_index_map") { return .legacySmartStore }
@@ -56,7 +61,8 @@ enum SoupSchema {
         for index in layout.indexes {
             try db.execute(
                 sql: "INSERT INTO soup_index_map (soupName, path, columnName, columnType) VALUES (?, ?, ?, ?)",
-                arguments: [layout.name, index.path, index.columnName, index.type.rawValue])
+                arguments: [layout.name, index.path, index.columnName, index.type.rawValue]
+            )
         }
     }
 

@@ -79,7 +79,9 @@ public struct SoupSpec: Sendable, Hashable {
     public func validate() throws {
         guard SoupSpec.isValidName(name) else {
             throw SoupStoreError.invalidSoupSpec(
-                name, "a soup name must be non-empty and must not contain '{', '}', ':' or quotes")
+                name,
+                "a soup name must be non-empty and must not contain '{', '}', ':' or quotes"
+            )
         }
         guard !indexes.isEmpty else {
             throw SoupStoreError.invalidSoupSpec(name, "a soup needs at least one index spec")
@@ -89,7 +91,9 @@ public struct SoupSpec: Sendable, Hashable {
             try SoupPath.validate(index.path)
             guard seen.insert(index.path).inserted else {
                 throw SoupStoreError.invalidSoupSpec(
-                    name, "path '\(index.path)' is indexed twice; keep one index spec per path")
+                    name,
+                    "path '\(index.path)' is indexed twice; keep one index spec per path"
+                )
             }
         }
     }

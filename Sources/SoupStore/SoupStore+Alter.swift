@@ -33,7 +33,10 @@ extension SoupStore {
 
     /// `alterSoup`, optionally stopping after a step (to test resumption).
     func alterSoup(
-        _ soup: String, to indexes: [IndexSpec], reIndexData: Bool, stoppingAfter last: AlterSoupOperation.Step?
+        _ soup: String,
+        to indexes: [IndexSpec],
+        reIndexData: Bool,
+        stoppingAfter last: AlterSoupOperation.Step?
     ) throws {
         try SoupSpec(name: soup, indexes: indexes).validate()
         let operation = try write { writer in
@@ -45,14 +48,17 @@ extension SoupStore {
     }
 
     private func continueOperation(
-        _ operation: AlterSoupOperation, after done: AlterSoupOperation.Step, stoppingAfter last: AlterSoupOperation.Step?
+        _ operation: AlterSoupOperation,
+        after done: AlterSoupOperation.Step,
+        stoppingAfter last: AlterSoupOperation.Step?
     ) throws {
         var step = done.next
         while let current = step {
             try mapErrors { try pool.write { db in try operation.perform(current, db) } }
             logger.debug(
                 "Alter soup step done",
-                metadata: ["store.soup": "\(operation.old.name)", "store.alter.step": "\(current.rawValue)"])
+                metadata: ["store.soup": "\(operation.old.name)", "store.alter.step": "\(current.rawValue)"]
+            )
             if current == last { return }
             step = current.next
         }
@@ -62,17 +68,22 @@ extension SoupStore {
     static func resumeUnfinishedOperations(_ store: SoupStore) throws {
         let rows = try store.read { reader in
             try Row.fetchAll(
-                reader.db, sql: "SELECT id, type, details, status FROM long_operations_status ORDER BY id"
+                reader.db,
+                sql: "SELECT id, type, details, status FROM long_operations_status ORDER BY id"
             ).map { row in
-                (id: row[0] as Int64, type: row[1] as String? ?? "", details: row[2] as String? ?? "",
-                 status: row[3] as String? ?? "")
+                (
+                    id: row[0] as Int64, type: row[1] as String? ?? "", details: row[2] as String? ?? "",
+                    status: row[3] as String? ?? ""
+                )
             }
         }
         for row in rows {
             guard row.type == AlterSoupOperation.operationType,
                 let done = AlterSoupOperation.Step(rawValue: row.status)
             else { throw SoupStoreError.foreignOperation(store.path, type: row.type) }
-            let operation = try store.read { try AlterSoupOperation.load($0.db, journalID: row.id, details: row.details) }
+            let operation = try store.read {
+                try AlterSoupOperation.load($0.db, journalID: row.id, details: row.details)
+            }
             store.logger.debug("Resuming alter soup", metadata: ["store.soup": "\(operation.old.name)"])
             try store.continueOperation(operation, after: done, stoppingAfter: nil)
         }

@@ -32,14 +32,24 @@ extension SoupWriter {
     ///   - extraJSON: Additional keys, as a JSON object, or `nil`.
     /// - Throws: `SoupStoreError` (`.duplicateSyncName`, `.invalidSyncState`).
     public func createSyncState(
-        kind: StoredSyncState.Kind, name: String?, targetJSON: String, optionsJSON: String, soupName: String,
+        kind: StoredSyncState.Kind,
+        name: String?,
+        targetJSON: String,
+        optionsJSON: String,
+        soupName: String,
         extraJSON: String? = nil
     ) throws -> StoredSyncState {
         try ensureSyncsSoup()
         if let name, try reader.syncState(named: name) != nil { throw SoupStoreError.duplicateSyncName(name) }
         let draft = StoredSyncState(
-            id: 0, kind: kind, name: name, targetJSON: targetJSON, optionsJSON: optionsJSON, soupName: soupName,
-            extraJSON: extraJSON)
+            id: 0,
+            kind: kind,
+            name: name,
+            targetJSON: targetJSON,
+            optionsJSON: optionsJSON,
+            soupName: soupName,
+            extraJSON: extraJSON
+        )
         let entry = try upsert(try SyncStateSQL.document(db, for: draft), into: StoredSyncState.soupName)
         guard let created = try reader.syncState(id: entry.entryID) else {
             throw SoupStoreError.unknownSyncState("with id \(entry.entryID)")
@@ -70,10 +80,13 @@ extension SoupWriter {
                 """,
             arguments: [
                 try String.fetchOne(
-                    db, sql: "SELECT json_set(?, '$._soupEntryId', ?, '$._soupLastModifiedDate', ?)",
-                    arguments: [document, state.id, now]),
+                    db,
+                    sql: "SELECT json_set(?, '$._soupEntryId', ?, '$._soupLastModifiedDate', ?)",
+                    arguments: [document, state.id, now]
+                ),
                 now, state.id,
-            ])
+            ]
+        )
         try FullText.refresh(db, layout: layout, idsSQL: "SELECT ?", arguments: [state.id])
         guard let updated = try reader.syncState(id: state.id) else {
             throw SoupStoreError.unknownSyncState("with id \(state.id)")
@@ -94,35 +107,44 @@ enum SyncStateSQL {
     /// The document for `state`, keys in MobileSync's order, extras after them; no store fields.
     static func document(_ db: Database, for state: StoredSyncState) throws -> String {
         for (key, json) in [("target", state.targetJSON), ("options", state.optionsJSON)] {
-            guard try String.fetchOne(
-                db, sql: "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) END", arguments: [json]) == "object"
+            guard
+                try String.fetchOne(
+                    db,
+                    sql: "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) END",
+                    arguments: [json]
+                ) == "object"
             else { throw SoupStoreError.invalidSyncState("'\(key)' must be a JSON object") }
         }
         var extras = "{}"
         if let extra = state.extraJSON {
             let keys = try String.fetchAll(
-                db, sql: "SELECT key FROM json_each(CASE WHEN json_valid(?1) AND json_type(?1) = 'object' THEN ?1 END)",
-                arguments: [extra])
-            guard try Bool.fetchOne(db, sql: "SELECT json_valid(?1) AND json_type(?1) = 'object'", arguments: [extra])
-                == true
+                db,
+                sql: "SELECT key FROM json_each(CASE WHEN json_valid(?1) AND json_type(?1) = 'object' THEN ?1 END)",
+                arguments: [extra]
+            )
+            guard
+                try Bool.fetchOne(db, sql: "SELECT json_valid(?1) AND json_type(?1) = 'object'", arguments: [extra])
+                    == true
             else { throw SoupStoreError.invalidSyncState("extra keys must be a JSON object") }
             if let clash = keys.first(where: { StoredSyncState.documentKeys.contains($0) || $0.hasPrefix("_soup") }) {
                 throw SoupStoreError.invalidSyncState("extra key '\(clash)' is a key the store manages")
             }
             extras = extra
         }
-        let document = try String.fetchOne(
-            db,
-            sql: """
-                SELECT json_patch(json_object('type', ?1, 'name', ?2, 'target', json(?3), 'options', json(?4), \
-                'soupName', ?5, 'status', ?6, 'progress', ?7, 'totalSize', ?8, 'maxTimeStamp', ?9, \
-                'startTime', ?10, 'endTime', ?11, 'error', ?12), json(?13))
-                """,
-            arguments: [
-                state.kind.rawValue, state.name, state.targetJSON, state.optionsJSON, state.soupName,
-                state.status.rawValue, state.progress, state.totalSize, state.maxTimeStamp, state.startTime,
-                state.endTime, state.error, extras,
-            ]) ?? "{}"
+        let document =
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT json_patch(json_object('type', ?1, 'name', ?2, 'target', json(?3), 'options', json(?4), \
+                    'soupName', ?5, 'status', ?6, 'progress', ?7, 'totalSize', ?8, 'maxTimeStamp', ?9, \
+                    'startTime', ?10, 'endTime', ?11, 'error', ?12), json(?13))
+                    """,
+                arguments: [
+                    state.kind.rawValue, state.name, state.targetJSON, state.optionsJSON, state.soupName,
+                    state.status.rawValue, state.progress, state.totalSize, state.maxTimeStamp, state.startTime,
+                    state.endTime, state.error, extras,
+                ]
+            ) ?? "{}"
         guard state.name == nil else { return document }
         return try String.fetchOne(db, sql: "SELECT json_remove(?, '$.name')", arguments: [document]) ?? document
     }
@@ -138,7 +160,8 @@ enum SyncStateSQL {
                 SELECT id, lastModified, \(fields), json_remove(soup, \(managed)) FROM \(layout.tableName) \
                 WHERE \(condition) ORDER BY id
                 """,
-            arguments: arguments)
+            arguments: arguments
+        )
         return try rows.map { row in
             let kindText: String = row[2] ?? ""
             let statusText: String = row[7] ?? ""
@@ -147,14 +170,27 @@ enum SyncStateSQL {
             else {
                 throw SoupStoreError.invalidSyncState(
                     "sync \(row[0] as Int64) has type '\(kindText)' and status '\(statusText)'; expected "
-                        + "syncDown/syncUp and NEW, STOPPED, RUNNING, DONE or FAILED")
+                        + "syncDown/syncUp and NEW, STOPPED, RUNNING, DONE or FAILED"
+                )
             }
             let extra: String? = row[14]
             return StoredSyncState(
-                id: row[0], kind: kind, name: row[3], targetJSON: row[4] ?? "{}", optionsJSON: row[5] ?? "{}",
-                soupName: row[6] ?? "", status: status, progress: row[8] ?? 0, totalSize: row[9] ?? -1,
-                maxTimeStamp: row[10] ?? -1, startTime: row[11] ?? 0, endTime: row[12] ?? 0, error: row[13] ?? "",
-                extraJSON: extra == "{}" ? nil : extra, lastModified: row[1] ?? 0)
+                id: row[0],
+                kind: kind,
+                name: row[3],
+                targetJSON: row[4] ?? "{}",
+                optionsJSON: row[5] ?? "{}",
+                soupName: row[6] ?? "",
+                status: status,
+                progress: row[8] ?? 0,
+                totalSize: row[9] ?? -1,
+                maxTimeStamp: row[10] ?? -1,
+                startTime: row[11] ?? 0,
+                endTime: row[12] ?? 0,
+                error: row[13] ?? "",
+                extraJSON: extra == "{}" ? nil : extra,
+                lastModified: row[1] ?? 0
+            )
         }
     }
 }

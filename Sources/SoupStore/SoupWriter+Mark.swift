@@ -70,7 +70,10 @@ extension SoupWriter {
     ///   `.json` assignment that is not JSON.
     @discardableResult
     public func markEntries(
-        _ change: LocalChange, in soup: String, where filter: EntryFilter? = nil, idPath: String = "Id",
+        _ change: LocalChange,
+        in soup: String,
+        where filter: EntryFilter? = nil,
+        idPath: String = "Id",
         setting assignments: [EntryAssignment] = []
     ) throws -> Int {
         let layout = try layout(soup)

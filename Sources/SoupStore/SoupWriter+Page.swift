@@ -28,8 +28,11 @@ public struct PageUpsertOptions: Sendable, Hashable {
 
     /// Creates options; defaults match MobileSync's.
     public init(
-        externalIDPath: String = "Id", mergeMode: MergeMode = .overwrite, syncID: Int64? = nil,
-        modificationDateField: String? = "LastModifiedDate", recordsFetchedIDs: Bool = false
+        externalIDPath: String = "Id",
+        mergeMode: MergeMode = .overwrite,
+        syncID: Int64? = nil,
+        modificationDateField: String? = "LastModifiedDate",
+        recordsFetchedIDs: Bool = false
     ) {
         self.externalIDPath = externalIDPath
         self.mergeMode = mergeMode
@@ -94,25 +97,36 @@ extension SoupWriter {
         let now = Self.now()
         let fetchedBy = options.recordsFetchedIDs ? options.syncID : nil
         let direct = DirectPageUpsert(
-            keyPath: options.externalIDPath, syncID: syncID, leaveIfChanged: options.mergeMode == .leaveIfChanged,
-            modificationDateField: options.modificationDateField, fetchedBySyncID: fetchedBy)
+            keyPath: options.externalIDPath,
+            syncID: syncID,
+            leaveIfChanged: options.mergeMode == .leaveIfChanged,
+            modificationDateField: options.modificationDateField,
+            fetchedBySyncID: fetchedBy
+        )
         if let result = try direct.run(db, layout: layout, page: page, now: now) {
             return PageUpsertResult(
-                inserted: result.inserted, updated: result.updated, skipped: result.skipped,
-                maxModificationDate: result.maxModificationDate)
+                inserted: result.inserted,
+                updated: result.updated,
+                skipped: result.skipped,
+                maxModificationDate: result.maxModificationDate
+            )
         }
         // Pages of another shape (or in error): set-based SQL over the page text.
         let upsert = BatchUpsert(
             key: .path(options.externalIDPath),
             control: .serverRecord(syncID: syncID),
             leaveIfChanged: options.mergeMode == .leaveIfChanged,
-            modificationDateField: options.modificationDateField)
+            modificationDateField: options.modificationDateField
+        )
         let result = try upsert.run(db, layout: layout, source: page, now: now)
         if let fetchedBy {
             try recordFetchedIDs(of: page, in: soup, idPath: options.externalIDPath, syncID: fetchedBy)
         }
         return PageUpsertResult(
-            inserted: result.inserted, updated: result.updated, skipped: result.skipped,
-            maxModificationDate: result.maxModificationDate)
+            inserted: result.inserted,
+            updated: result.updated,
+            skipped: result.skipped,
+            maxModificationDate: result.maxModificationDate
+        )
     }
 }

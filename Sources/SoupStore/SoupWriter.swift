@@ -57,7 +57,10 @@ public struct SoupWriter {
     {
         let layout = try layout(soup)
         let type = try String.fetchOne(
-            db, sql: "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) END", arguments: [json])
+            db,
+            sql: "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) END",
+            arguments: [json]
+        )
         guard let type else {
             throw JSONSyntaxScanner.firstError(in: json)
                 ?? SoupStoreError.malformedJSON(line: 1, column: 1, "not valid JSON")
@@ -98,12 +101,15 @@ public struct SoupWriter {
         let layout = try layout(soup)
         let ids = "[" + entryIDs.map(String.init).joined(separator: ",") + "]"
         try db.execute(
-            sql: "DELETE FROM \(layout.tableName) WHERE id IN (SELECT value FROM json_each(?))", arguments: [ids])
+            sql: "DELETE FROM \(layout.tableName) WHERE id IN (SELECT value FROM json_each(?))",
+            arguments: [ids]
+        )
         let deleted = db.changesCount
         if layout.hasFullTextTable {
             try db.execute(
                 sql: "DELETE FROM \(layout.ftsTableName) WHERE rowid IN (SELECT value FROM json_each(?))",
-                arguments: [ids])
+                arguments: [ids]
+            )
         }
         return deleted
     }
@@ -119,7 +125,8 @@ public struct SoupWriter {
                 SELECT id FROM \(layout.tableName) WHERE \(layout.expression(forPath: path)) \
                 IN (SELECT value FROM json_each(?))
                 """,
-            arguments: [JSONText.array(values)])
+            arguments: [JSONText.array(values)]
+        )
         return try deleteEntries(ids, from: soup)
     }
 
@@ -139,7 +146,10 @@ public struct SoupWriter {
     /// expression over `soup`), restamping `_soupLastModifiedDate` and recomputing index columns.
     /// Returns how many entries changed.
     func rewrite(
-        _ layout: SoupLayout, edit: String, condition: String, arguments: StatementArguments = []
+        _ layout: SoupLayout,
+        edit: String,
+        condition: String,
+        arguments: StatementArguments = []
     ) throws -> Int {
         let now = Self.now()
         let columns = layout.columns.map {
@@ -154,7 +164,8 @@ public struct SoupWriter {
                 INSERT INTO temp.syncrun_rewrite (eid, d) SELECT id, json_set(\(edit), \
                 '$.\(SoupPath.lastModified)', \(now)) FROM \(layout.tableName) WHERE \(condition)
                 """,
-            arguments: arguments)
+            arguments: arguments
+        )
         let count = db.changesCount
         try db.execute(
             sql: """
@@ -162,7 +173,8 @@ public struct SoupWriter {
                 \(columns.isEmpty ? "" : ", " + columns.joined(separator: ", ")) \
                 FROM temp.syncrun_rewrite AS r WHERE \(layout.tableName).id = r.eid
                 """,
-            arguments: [now])
+            arguments: [now]
+        )
         try FullText.refresh(db, layout: layout, idsSQL: "SELECT eid FROM temp.syncrun_rewrite")
         return count
     }

@@ -15,10 +15,15 @@ enum StoreFile {
         if !manager.fileExists(atPath: directory) {
             do {
                 try manager.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    atPath: directory,
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
+                )
             } catch {
                 throw SoupStoreError.io(
-                    "cannot create the store's directory: \(error.localizedDescription)", path: path)
+                    "cannot create the store's directory: \(error.localizedDescription)",
+                    path: path
+                )
             }
         }
         if manager.fileExists(atPath: path) {

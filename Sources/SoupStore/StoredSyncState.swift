@@ -53,9 +53,20 @@ public struct StoredSyncState: Sendable, Hashable {
 
     /// Creates a state value.
     public init(
-        id: Int64, kind: Kind, name: String?, targetJSON: String, optionsJSON: String, soupName: String,
-        status: Status = .new, progress: Int = 0, totalSize: Int = -1, maxTimeStamp: Int64 = -1,
-        startTime: Int64 = 0, endTime: Int64 = 0, error: String = "", extraJSON: String? = nil,
+        id: Int64,
+        kind: Kind,
+        name: String?,
+        targetJSON: String,
+        optionsJSON: String,
+        soupName: String,
+        status: Status = .new,
+        progress: Int = 0,
+        totalSize: Int = -1,
+        maxTimeStamp: Int64 = -1,
+        startTime: Int64 = 0,
+        endTime: Int64 = 0,
+        error: String = "",
+        extraJSON: String? = nil,
         lastModified: Int64 = 0
     ) {
         self.id = id
@@ -84,7 +95,8 @@ public struct StoredSyncState: Sendable, Hashable {
         indexes: [
             IndexSpec(path: "type", type: .json1), IndexSpec(path: "name", type: .json1),
             IndexSpec(path: "status", type: .json1),
-        ])
+        ]
+    )
 
     /// The document keys the store manages (everything else is `extraJSON`).
     static let documentKeys = [

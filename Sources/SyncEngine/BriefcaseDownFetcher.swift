@@ -48,14 +48,17 @@ struct BriefcaseDownFetcher: DownTargetFetcher {
         for info in target.infos where !seen.insert(info.sobjectType.lowercased()).inserted {
             throw SyncEngineError.invalidTarget(
                 syncName,
-                "the briefcase target lists '\(info.sobjectType)' in two infos; keep one info per object type")
+                "the briefcase target lists '\(info.sobjectType)' in two infos; keep one info per object type"
+            )
         }
     }
 
     private static func destination(_ info: BriefcaseObjectInfo) -> PageDestination {
         PageDestination(
-            soupName: info.soupName, idFieldName: info.idFieldName,
-            modificationDateFieldName: info.modificationDateFieldName)
+            soupName: info.soupName,
+            idFieldName: info.idFieldName,
+            modificationDateFieldName: info.modificationDateFieldName
+        )
     }
 
     func fetch(
@@ -70,7 +73,9 @@ struct BriefcaseDownFetcher: DownTargetFetcher {
         var sentAny = false
         repeat {
             let page = try await org.primingRecords(
-                relayToken: relayToken, changedAfter: relayToken == nil ? changedAfter : nil)
+                relayToken: relayToken,
+                changedAfter: relayToken == nil ? changedAfter : nil
+            )
             try check(page)
             let batches = target.infos.map { info in (info, Self.unique(page.ids(of: info.sobjectType))) }
             total += batches.reduce(0) { $0 + $1.1.count }

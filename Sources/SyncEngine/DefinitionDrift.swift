@@ -11,9 +11,15 @@ enum DefinitionDrift {
         if stored.kind.rawValue != definition.type.rawValue { keys.append("type") }
         if stored.soupName != definition.soupName { keys.append("soupName") }
         keys += differences(
-            prefix: "target", stored: stored.targetJSON, config: definition.normalizedTargetJSON.jsonText())
+            prefix: "target",
+            stored: stored.targetJSON,
+            config: definition.normalizedTargetJSON.jsonText()
+        )
         keys += differences(
-            prefix: "options", stored: stored.optionsJSON, config: definition.normalizedOptionsJSON.jsonText())
+            prefix: "options",
+            stored: stored.optionsJSON,
+            config: definition.normalizedOptionsJSON.jsonText()
+        )
         return keys.sorted()
     }
 

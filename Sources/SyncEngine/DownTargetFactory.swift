@@ -21,7 +21,10 @@ enum DownTargetFactory {
             return RefreshDownFetcher(soupName: definition.soupName, target: refresh)
         case .parentChildren(let tree):
             return try ParentChildrenDownFetcher(
-                syncName: definition.name, target: tree, mergeMode: definition.options.storeMergeMode)
+                syncName: definition.name,
+                target: tree,
+                mergeMode: definition.options.storeMergeMode
+            )
         case .briefcase(let briefcase):
             return try BriefcaseDownFetcher(syncName: definition.name, soupName: definition.soupName, target: briefcase)
         case .metadata(let metadata):
@@ -47,7 +50,8 @@ enum DownTargetFactory {
                 throw SyncEngineError.invalidTarget(
                     syncName,
                     "soup '\(soup)' does not exist in the store; declare it in the store config (userstore) "
-                        + "with an index on '\(idField)'")
+                        + "with an index on '\(idField)'"
+                )
             }
             specs = try store.read { try $0.indexSpecs(of: soup) }
         } catch let error as SoupStoreError {
@@ -57,7 +61,8 @@ enum DownTargetFactory {
             throw SyncEngineError.invalidTarget(
                 syncName,
                 "soup '\(soup)' has no index on '\(idField)', which sync down needs to match records; "
-                    + "add {\"path\": \"\(idField)\", \"type\": \"string\"} to its indexes")
+                    + "add {\"path\": \"\(idField)\", \"type\": \"string\"} to its indexes"
+            )
         }
     }
 }

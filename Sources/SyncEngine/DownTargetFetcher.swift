@@ -61,7 +61,9 @@ protocol DownTargetFetcher: Sendable {
     /// Fetches every page modified at or after `maxTimeStamp` (everything when it is ≤ 0), calling
     /// `body` per page; `body` returns `false` to stop before the next page.
     func fetch(
-        since maxTimeStamp: Int64, org: any OrgClient, store: SoupStore,
+        since maxTimeStamp: Int64,
+        org: any OrgClient,
+        store: SoupStore,
         body: (DownPage) async throws -> Bool
     ) async throws
 
@@ -71,27 +73,41 @@ protocol DownTargetFetcher: Sendable {
     /// Targets that check existence instead of listing every id read this sync's candidates
     /// (clean records it fetched) from `store`, a page at a time.
     func remoteIDs(
-        org: any OrgClient, store: SoupStore, syncID: Int64,
+        org: any OrgClient,
+        store: SoupStore,
+        syncID: Int64,
         body: (RemoteIDPage) async throws -> Bool
     ) async throws
 }
 
 extension DownTargetFetcher {
     var destinations: [PageDestination] {
-        [PageDestination(
-            soupName: soupName, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)]
+        [
+            PageDestination(
+                soupName: soupName,
+                idFieldName: idFieldName,
+                modificationDateFieldName: modificationDateFieldName
+            )
+        ]
     }
 
     /// Where `page` is saved.
     func destination(of page: DownPage) -> PageDestination {
-        page.destination ?? PageDestination(
-            soupName: soupName, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
+        page.destination
+            ?? PageDestination(
+                soupName: soupName,
+                idFieldName: idFieldName,
+                modificationDateFieldName: modificationDateFieldName
+            )
     }
 
     /// Existence check (§6 for mru and refresh): `SELECT Id FROM type WHERE Id IN (…)` per slice
     /// of at most 500 candidates.
     func existingIDs(
-        of objectType: String, org: any OrgClient, store: SoupStore, syncID: Int64,
+        of objectType: String,
+        org: any OrgClient,
+        store: SoupStore,
+        syncID: Int64,
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         var after: String?
@@ -99,7 +115,12 @@ extension DownTargetFetcher {
             let (soup, idPath, last) = (soupName, idFieldName, after)
             let slice = try await store.read { reader in
                 try reader.ghostCandidateIDs(
-                    in: soup, idPath: idPath, syncID: syncID, after: last, limit: SOQLText.maximumIDsPerQuery)
+                    in: soup,
+                    idPath: idPath,
+                    syncID: syncID,
+                    after: last,
+                    limit: SOQLText.maximumIDsPerQuery
+                )
             }
             guard let lastID = slice.last else { return }
             after = lastID

@@ -1,8 +1,8 @@
 import Logging
 import OrgClient
 import SoupStore
-import SyncLedger
 import SyncConfig
+import SyncLedger
 
 /// Cleans the ghosts of one sync down (sync-semantics §6, §11 items 8–9): streams the ids the org
 /// returns for the target now into a store table, page by page, then deletes the clean records
@@ -23,7 +23,10 @@ struct GhostCleaner: Sendable {
     /// - Throws: `SyncEngineError` when the pass cannot start (`.ghostCleaningRefused`,
     ///   `.alreadyRunning`).
     func run(
-        _ definition: SyncDefinition, state: StoredSyncState, fetcher: any DownTargetFetcher, stop: StopSignal
+        _ definition: SyncDefinition,
+        state: StoredSyncState,
+        fetcher: any DownTargetFetcher,
+        stop: StopSignal
     ) async throws -> SyncRunSummary {
         if let soql = fetcher as? SOQLDownFetcher, !soql.canCleanGhosts {
             throw SyncEngineError.ghostsWithLimit(definition.name)
@@ -37,8 +40,15 @@ struct GhostCleaner: Sendable {
         events?.yield(
             .started(
                 SyncRunStart(
-                    syncName: definition.name, syncID: syncID, operation: .cleanGhosts,
-                    targetKind: definition.targetKindName, isIncremental: false, maxTimeStamp: claimed.maxTimeStamp)))
+                    syncName: definition.name,
+                    syncID: syncID,
+                    operation: .cleanGhosts,
+                    targetKind: definition.targetKindName,
+                    isIncremental: false,
+                    maxTimeStamp: claimed.maxTimeStamp
+                )
+            )
+        )
         var pages = 0
         var stopped = stop.isStopRequested
         var failure: String?
@@ -90,22 +100,32 @@ struct GhostCleaner: Sendable {
         }
         logger.debug(
             "Ghost cleaning ended",
-            metadata: ["sync.name": "\(definition.name)", "sync.id": "\(syncID)", "sync.ghosts": "\(result.deleted)"])
+            metadata: ["sync.name": "\(definition.name)", "sync.id": "\(syncID)", "sync.ghosts": "\(result.deleted)"]
+        )
         let after = org.statistics()
         let status: StoredSyncState.Status = failure != nil ? .failed : stopped ? .stopped : .done
         var summary = SyncRunSummary(
-            syncName: definition.name, syncID: syncID, operation: .cleanGhosts, status: status,
-            deletedGhosts: result.deleted, pages: pages, requests: after.requests - before.requests,
-            retries: after.retries - before.retries, durationMilliseconds: registry.now - startedAt,
+            syncName: definition.name,
+            syncID: syncID,
+            operation: .cleanGhosts,
+            status: status,
+            deletedGhosts: result.deleted,
+            pages: pages,
+            requests: after.requests - before.requests,
+            retries: after.retries - before.retries,
+            durationMilliseconds: registry.now - startedAt,
             maxTimeStamp: claimed.maxTimeStamp,
-            error: status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message))
+            error: status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message)
+        )
         summary.apiUsage = after.apiUsage
         if result.keptForOtherSyncs > 0 {
             events?.yield(
                 .warning(
                     syncName: definition.name,
                     message: "\(result.keptForOtherSyncs) record(s) no longer returned by this sync were kept "
-                        + "because another sync fetched them too"))
+                        + "because another sync fetched them too"
+                )
+            )
         }
         events?.yield(.finished(summary))
         return summary
@@ -136,7 +156,12 @@ struct SharedGhostCheck: Sendable {
             let (soup, idPath, last) = (self.soup, self.idPath, after)
             let slice = try await store.read { reader in
                 try reader.sharedGhostCandidates(
-                    in: soup, idPath: idPath, syncID: syncID, after: last, limit: Self.idsPerRequest)
+                    in: soup,
+                    idPath: idPath,
+                    syncID: syncID,
+                    after: last,
+                    limit: Self.idsPerRequest
+                )
             }
             guard let lastID = slice.last?.id else { return true }
             after = lastID

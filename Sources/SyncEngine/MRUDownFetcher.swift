@@ -24,7 +24,9 @@ struct MRUDownFetcher: DownTargetFetcher {
     }
 
     func fetch(
-        since maxTimeStamp: Int64, org: any OrgClient, store: SoupStore,
+        since maxTimeStamp: Int64,
+        org: any OrgClient,
+        store: SoupStore,
         body: (DownPage) async throws -> Bool
     ) async throws {
         let ids = try await org.recentlyViewedIDs(objectType, limit: nil)
@@ -45,7 +47,9 @@ struct MRUDownFetcher: DownTargetFetcher {
     }
 
     func remoteIDs(
-        org: any OrgClient, store: SoupStore, syncID: Int64,
+        org: any OrgClient,
+        store: SoupStore,
+        syncID: Int64,
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         try await existingIDs(of: objectType, org: org, store: store, syncID: syncID, body: body)

@@ -20,20 +20,26 @@ struct MetadataDownFetcher: DownTargetFetcher {
     var isIncremental: Bool { false }
 
     func fetch(
-        since maxTimeStamp: Int64, org: any OrgClient, store: SoupStore,
+        since maxTimeStamp: Int64,
+        org: any OrgClient,
+        store: SoupStore,
         body: (DownPage) async throws -> Bool
     ) async throws {
         let describe = try await org.describeJSON(target.sobjectType)
         guard case .object(var fields) = try OrgValue(parsing: describe.text) else {
             throw SyncEngineError.invalidTarget(
-                syncName, "the org's describe of '\(target.sobjectType)' is not a JSON object; check the sObject type")
+                syncName,
+                "the org's describe of '\(target.sobjectType)' is not a JSON object; check the sObject type"
+            )
         }
         fields[target.idFieldName] = .string(target.sobjectType)
         _ = try await body(DownPage(json: "[" + OrgValue.object(fields).jsonText + "]", totalSize: 1))
     }
 
     func remoteIDs(
-        org: any OrgClient, store: SoupStore, syncID: Int64,
+        org: any OrgClient,
+        store: SoupStore,
+        syncID: Int64,
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         // Fails (and so keeps everything) when the type no longer exists.

@@ -62,7 +62,9 @@ struct RefreshDownFetcher: DownTargetFetcher {
     }
 
     func fetch(
-        since maxTimeStamp: Int64, org: any OrgClient, store: SoupStore,
+        since maxTimeStamp: Int64,
+        org: any OrgClient,
+        store: SoupStore,
         body: (DownPage) async throws -> Bool
     ) async throws {
         let soup = sourceSoup
@@ -74,8 +76,13 @@ struct RefreshDownFetcher: DownTargetFetcher {
             guard !slice.ids.isEmpty else { continue }
             let since = maxTimeStamp > 0 ? slice.latestModification : nil
             let query = SOQLText.select(
-                fields: fields, from: objectType, idField: idFieldName, in: slice.ids,
-                modifiedField: since == nil ? nil : modificationDateFieldName, since: since)
+                fields: fields,
+                from: objectType,
+                idField: idFieldName,
+                in: slice.ids,
+                modifiedField: since == nil ? nil : modificationDateFieldName,
+                since: since
+            )
             var page = try await org.queryFirstPage(query, options: QueryOptions())
             sentAny = true
             guard try await body(DownPage(json: page.body.text, totalSize: totalSize)) else { return }
@@ -88,7 +95,9 @@ struct RefreshDownFetcher: DownTargetFetcher {
     }
 
     func remoteIDs(
-        org: any OrgClient, store: SoupStore, syncID: Int64,
+        org: any OrgClient,
+        store: SoupStore,
+        syncID: Int64,
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         try await existingIDs(of: objectType, org: org, store: store, syncID: syncID, body: body)

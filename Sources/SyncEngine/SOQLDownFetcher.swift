@@ -48,7 +48,9 @@ struct SOQLDownFetcher: DownTargetFetcher {
     }
 
     func fetch(
-        since maxTimeStamp: Int64, org: any OrgClient, store: SoupStore,
+        since maxTimeStamp: Int64,
+        org: any OrgClient,
+        store: SoupStore,
         body: (DownPage) async throws -> Bool
     ) async throws {
         let options = QueryOptions(batchSize: batchSize)
@@ -68,7 +70,9 @@ struct SOQLDownFetcher: DownTargetFetcher {
     var canCleanGhosts: Bool { !original.hasLimitOrOffset }
 
     func remoteIDs(
-        org: any OrgClient, store: SoupStore, syncID: Int64,
+        org: any OrgClient,
+        store: SoupStore,
+        syncID: Int64,
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         let options = QueryOptions(batchSize: batchSize)

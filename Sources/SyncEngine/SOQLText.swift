@@ -8,8 +8,12 @@ enum SOQLText {
 
     /// `SELECT fields FROM type WHERE idField IN (ids) [AND mod >= t]`.
     static func select(
-        fields: [String], from objectType: String, idField: String, in ids: [String],
-        modifiedField: String? = nil, since milliseconds: Int64? = nil
+        fields: [String],
+        from objectType: String,
+        idField: String,
+        in ids: [String],
+        modifiedField: String? = nil,
+        since milliseconds: Int64? = nil
     ) -> String {
         var conditions = [SOQLCondition.idIn(ids, field: idField)]
         if let modifiedField, let milliseconds {

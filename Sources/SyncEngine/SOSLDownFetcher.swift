@@ -29,7 +29,9 @@ struct SOSLDownFetcher: DownTargetFetcher {
     }
 
     func fetch(
-        since maxTimeStamp: Int64, org: any OrgClient, store: SoupStore,
+        since maxTimeStamp: Int64,
+        org: any OrgClient,
+        store: SoupStore,
         body: (DownPage) async throws -> Bool
     ) async throws {
         let records = try await searchRecords(org: org)
@@ -37,7 +39,9 @@ struct SOSLDownFetcher: DownTargetFetcher {
     }
 
     func remoteIDs(
-        org: any OrgClient, store: SoupStore, syncID: Int64,
+        org: any OrgClient,
+        store: SoupStore,
+        syncID: Int64,
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         _ = try await body(.records(try await searchRecords(org: org).json))

@@ -42,7 +42,10 @@ struct SyncDownProgress: Sendable {
     /// A page was written: `fetched` records received, `saved` written, `skipped` left alone,
     /// the latest modification among the saved ones (`nil` when none or unparsable).
     mutating func pageWritten(
-        totalSize: Int, fetched pageFetched: Int, saved pageSaved: Int, skipped pageSkipped: Int,
+        totalSize: Int,
+        fetched pageFetched: Int,
+        saved pageSaved: Int,
+        skipped pageSkipped: Int,
         latestSaved: Int64?
     ) -> StoredSyncState {
         pages += 1

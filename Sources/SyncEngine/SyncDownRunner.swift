@@ -21,8 +21,12 @@ struct SyncDownRunner: Sendable {
     /// - Throws: `SyncEngineError` only when the run could not start (`.alreadyRunning`) or its
     ///   final state could not be saved.
     func run(
-        _ definition: SyncDefinition, state: StoredSyncState, fetcher: any DownTargetFetcher, full: Bool,
-        mergeMode: StoreMergeMode, stop: StopSignal
+        _ definition: SyncDefinition,
+        state: StoredSyncState,
+        fetcher: any DownTargetFetcher,
+        full: Bool,
+        mergeMode: StoreMergeMode,
+        stop: StopSignal
     ) async throws -> SyncRunSummary {
         let startedAt = registry.now
         let before = org.statistics()
@@ -37,8 +41,15 @@ struct SyncDownRunner: Sendable {
         events?.yield(
             .started(
                 SyncRunStart(
-                    syncName: definition.name, syncID: claimed.id, operation: .syncDown,
-                    targetKind: definition.targetKindName, isIncremental: baseline > 0, maxTimeStamp: baseline)))
+                    syncName: definition.name,
+                    syncID: claimed.id,
+                    operation: .syncDown,
+                    targetKind: definition.targetKindName,
+                    isIncremental: baseline > 0,
+                    maxTimeStamp: baseline
+                )
+            )
+        )
 
         var stopped = stop.isStopRequested
         var failure: String?
@@ -53,9 +64,16 @@ struct SyncDownRunner: Sendable {
                     events?.yield(
                         .page(
                             SyncPageProgress(
-                                syncName: definition.name, page: progress.pages, fetched: progress.fetched,
-                                saved: progress.saved, skipped: progress.skipped, totalSize: progress.state.totalSize,
-                                progress: progress.state.progress)))
+                                syncName: definition.name,
+                                page: progress.pages,
+                                fetched: progress.fetched,
+                                saved: progress.saved,
+                                skipped: progress.skipped,
+                                totalSize: progress.state.totalSize,
+                                progress: progress.state.progress
+                            )
+                        )
+                    )
                     return true
                 }
             } catch is CancellationError {
@@ -83,11 +101,20 @@ struct SyncDownRunner: Sendable {
         }
         let after = org.statistics()
         var summary = SyncRunSummary(
-            syncName: definition.name, syncID: claimed.id, operation: .syncDown, status: final.status,
-            fetched: progress.fetched, saved: progress.saved, skippedLocallyChanged: progress.skipped,
-            pages: progress.pages, requests: after.requests - before.requests, retries: after.retries - before.retries,
-            durationMilliseconds: endedAt - startedAt, maxTimeStamp: final.maxTimeStamp,
-            error: final.status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message))
+            syncName: definition.name,
+            syncID: claimed.id,
+            operation: .syncDown,
+            status: final.status,
+            fetched: progress.fetched,
+            saved: progress.saved,
+            skippedLocallyChanged: progress.skipped,
+            pages: progress.pages,
+            requests: after.requests - before.requests,
+            retries: after.retries - before.retries,
+            durationMilliseconds: endedAt - startedAt,
+            maxTimeStamp: final.maxTimeStamp,
+            error: final.status == .done ? nil : (failure ?? SyncEngineError.stopped(definition.name).message)
+        )
         summary.apiUsage = after.apiUsage
         summary.created = progress.inserted
         summary.updated = progress.saved - progress.inserted
@@ -96,7 +123,9 @@ struct SyncDownRunner: Sendable {
                 .warning(
                     syncName: definition.name,
                     message: "\(progress.skipped) record(s) with local changes were left as they are "
-                        + "(LEAVE_IF_CHANGED); sync them up, or run with OVERWRITE to take the server's version"))
+                        + "(LEAVE_IF_CHANGED); sync them up, or run with OVERWRITE to take the server's version"
+                )
+            )
         }
         events?.yield(.finished(summary))
         return summary
@@ -104,13 +133,20 @@ struct SyncDownRunner: Sendable {
 
     /// Writes one page and the state describing it in one transaction; returns the new progress.
     private func write(
-        _ page: DownPage, progress: SyncDownProgress, fetcher: any DownTargetFetcher, mergeMode: StoreMergeMode
+        _ page: DownPage,
+        progress: SyncDownProgress,
+        fetcher: any DownTargetFetcher,
+        mergeMode: StoreMergeMode
     ) async throws -> SyncDownProgress {
         let destination = fetcher.destination(of: page)
         let soup = destination.soupName
         let options = PageUpsertOptions(
-            externalIDPath: destination.idFieldName, mergeMode: mergeMode, syncID: progress.state.id,
-            modificationDateField: destination.modificationDateFieldName, recordsFetchedIDs: true)
+            externalIDPath: destination.idFieldName,
+            mergeMode: mergeMode,
+            syncID: progress.state.id,
+            modificationDateField: destination.modificationDateFieldName,
+            recordsFetchedIDs: true
+        )
         return try await store.write { [progress] writer in
             // Also remembers the page's records as fetched by this sync (syncrun_record_syncs).
             let result = try writer.upsertPage(page.json, into: soup, options: options)
@@ -122,8 +158,12 @@ struct SyncDownRunner: Sendable {
                     SalesforceDateTime.milliseconds(from: text)
                 } else { nil }
             let state = next.pageWritten(
-                totalSize: page.totalSize, fetched: result.saved + result.skipped, saved: result.saved,
-                skipped: result.skipped, latestSaved: latest)
+                totalSize: page.totalSize,
+                fetched: result.saved + result.skipped,
+                saved: result.saved,
+                skipped: result.skipped,
+                latestSaved: latest
+            )
             next.recordInserted(result.inserted)
             try writer.updateSyncState(state)
             return next

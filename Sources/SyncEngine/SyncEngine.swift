@@ -35,7 +35,9 @@ public struct SyncEngine: Sendable {
     ///   - logger: Receives debug-level records (never record values or tokens).
     ///   - configuration: Owner identity and clock.
     public init(
-        store: SoupStore, org: any OrgClient, logger: Logger,
+        store: SoupStore,
+        org: any OrgClient,
+        logger: Logger,
         configuration: SyncEngineConfiguration = SyncEngineConfiguration()
     ) {
         self.store = store
@@ -96,15 +98,23 @@ public struct SyncEngine: Sendable {
     ///   thrown.
     /// - Throws: `SyncEngineError` when the run cannot start (see ``prepare(_:replace:)``).
     public func syncDown(
-        _ definition: SyncDefinition, full: Bool = false, replace: Bool = false, stop: StopSignal = StopSignal(),
+        _ definition: SyncDefinition,
+        full: Bool = false,
+        replace: Bool = false,
+        stop: StopSignal = StopSignal(),
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncRunSummary {
         let fetcher = try DownTargetFactory.makeFetcher(for: definition)
         let state = try prepare(definition, replace: replace)
         let runner = SyncDownRunner(store: store, org: org, registry: registry, logger: logger, events: events)
         return try await runner.run(
-            definition, state: state, fetcher: fetcher, full: full, mergeMode: definition.options.storeMergeMode,
-            stop: stop)
+            definition,
+            state: state,
+            fetcher: fetcher,
+            full: full,
+            mergeMode: definition.options.storeMergeMode,
+            stop: stop
+        )
     }
 
     /// Deletes the records `definition` fetched that the org no longer returns for it, unless
@@ -114,7 +124,8 @@ public struct SyncEngine: Sendable {
     /// - Throws: `SyncEngineError` when the pass cannot start: `.ghostCleaningRefused` for a
     ///   query with LIMIT or OFFSET, and the errors of ``prepare(_:replace:)``.
     public func cleanGhosts(
-        _ definition: SyncDefinition, stop: StopSignal = StopSignal(),
+        _ definition: SyncDefinition,
+        stop: StopSignal = StopSignal(),
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncRunSummary {
         let fetcher = try DownTargetFactory.makeFetcher(for: definition)
@@ -140,7 +151,8 @@ public struct SyncEngine: Sendable {
             throw SyncEngineError(
                 code: .unknownSync,
                 message: "no sync named '\(name)' in the store; it is created by its first 'syncrun sync'",
-                syncName: name)
+                syncName: name
+            )
         }
         return states
     }

@@ -8,13 +8,15 @@ extension SyncEngineError {
         SyncEngineError(
             code: .unknownSync,
             message: "no sync named '\(name)' in the syncs config; check the name with 'syncrun validate'",
-            syncName: name)
+            syncName: name
+        )
     }
 
     static func unknownSync(id: Int64) -> SyncEngineError {
         SyncEngineError(
             code: .unknownSync,
-            message: "no sync with id \(id) in the store; 'syncrun status' lists the syncs and their ids")
+            message: "no sync with id \(id) in the store; 'syncrun status' lists the syncs and their ids"
+        )
     }
 
     static func notInConfig(id: Int64, name: String?) -> SyncEngineError {
@@ -22,14 +24,16 @@ extension SyncEngineError {
             code: .unknownSync,
             message: "sync \(id)\(name.map { " ('\($0)')" } ?? "") is in the store but not in the syncs config; "
                 + "add its definition to the config to run it",
-            syncName: name)
+            syncName: name
+        )
     }
 
     static func wrongType(_ name: String, expected: String) -> SyncEngineError {
         SyncEngineError(
             code: .wrongType,
             message: "sync '\(name)' is not a \(expected); only sync down definitions can be run by this command",
-            syncName: name)
+            syncName: name
+        )
     }
 
     static func notSupported(_ name: String, kind: String) -> SyncEngineError {
@@ -37,7 +41,8 @@ extension SyncEngineError {
             code: .notSupported,
             message: "sync '\(name)': the '\(kind)' target is not supported yet by syncrun; "
                 + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata",
-            syncName: name)
+            syncName: name
+        )
     }
 
     static func briefcaseRuleErrors(_ name: String, ruleIDs: [String]) -> SyncEngineError {
@@ -47,13 +52,16 @@ extension SyncEngineError {
                 + ruleIDs.map { "'\($0)'" }.joined(separator: ", ")
                 + ", so their records are missing from its answer; nothing was deleted and the watermark was not "
                 + "advanced; fix the rules in the briefcase (Briefcase Builder) and run the sync again",
-            syncName: name)
+            syncName: name
+        )
     }
 
     static func invalidQuery(_ name: String, _ problem: String) -> SyncEngineError {
         SyncEngineError(
-            code: .invalidTarget, message: "sync '\(name)': the target's query cannot be used: \(problem)",
-            syncName: name)
+            code: .invalidTarget,
+            message: "sync '\(name)': the target's query cannot be used: \(problem)",
+            syncName: name
+        )
     }
 
     static func invalidTarget(_ name: String, _ problem: String) -> SyncEngineError {
@@ -66,7 +74,8 @@ extension SyncEngineError {
             message: "sync '\(name)' is stored with a different definition than the config ("
                 + keys.map { "'\($0)'" }.joined(separator: ", ")
                 + " differ); run with --replace to recreate it from the config (this resets its watermark)",
-            syncName: name)
+            syncName: name
+        )
     }
 
     static func alreadyRunning(_ name: String, lock: SyncLock) -> SyncEngineError {
@@ -74,7 +83,8 @@ extension SyncEngineError {
             code: .alreadyRunning,
             message: "sync '\(name)' is already running (\(lock.operation), process \(lock.processID) on "
                 + "'\(lock.hostName)'); wait for it to finish or stop that process",
-            syncName: name)
+            syncName: name
+        )
     }
 
     static func ghostsWithLimit(_ name: String) -> SyncEngineError {
@@ -82,27 +92,36 @@ extension SyncEngineError {
             code: .ghostCleaningRefused,
             message: "sync '\(name)': cannot clean ghosts of a query with LIMIT or OFFSET, because the ids it "
                 + "returns now need not be the rows it fetched; remove LIMIT/OFFSET from the query to clean ghosts",
-            syncName: name)
+            syncName: name
+        )
     }
 
     static func stopped(_ name: String) -> SyncEngineError {
         SyncEngineError(
-            code: .stopped, message: "sync '\(name)' was stopped between pages; run it again to continue",
-            syncName: name)
+            code: .stopped,
+            message: "sync '\(name)' was stopped between pages; run it again to continue",
+            syncName: name
+        )
     }
 
     static func server(_ name: String, _ error: any Error & Sendable) -> SyncEngineError {
         let detail = (error as? OrgClientError).map(\.message) ?? "\(error)"
         return SyncEngineError(
-            code: .server, message: "sync '\(name)': the org refused or failed a request: \(detail)", syncName: name,
-            underlying: error)
+            code: .server,
+            message: "sync '\(name)': the org refused or failed a request: \(detail)",
+            syncName: name,
+            underlying: error
+        )
     }
 
     static func store(_ name: String?, _ error: any Error & Sendable) -> SyncEngineError {
         let detail = (error as? SoupStoreError).map(\.message) ?? "\(error)"
         return SyncEngineError(
-            code: .store, message: "\(name.map { "sync '\($0)': " } ?? "")the store failed: \(detail)",
-            syncName: name, underlying: error)
+            code: .store,
+            message: "\(name.map { "sync '\($0)': " } ?? "")the store failed: \(detail)",
+            syncName: name,
+            underlying: error
+        )
     }
 
     /// Wraps any error as the module's error, keeping ours as they are.
@@ -114,7 +133,10 @@ extension SyncEngineError {
         case is CancellationError: return .stopped(syncName ?? "?")
         default:
             return SyncEngineError(
-                code: .store, message: "\(syncName.map { "sync '\($0)': " } ?? "")\(error)", syncName: syncName)
+                code: .store,
+                message: "\(syncName.map { "sync '\($0)': " } ?? "")\(error)",
+                syncName: syncName
+            )
         }
     }
 }

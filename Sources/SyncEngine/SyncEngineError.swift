@@ -50,7 +50,10 @@ public struct SyncEngineError: Error, Sendable, CustomStringConvertible {
 
     /// Creates an error; the module builds its errors in `SyncEngineError+Messages.swift`.
     public init(
-        code: Code, message: String, syncName: String? = nil, recordID: String? = nil,
+        code: Code,
+        message: String,
+        syncName: String? = nil,
+        recordID: String? = nil,
         underlying: (any Error & Sendable)? = nil
     ) {
         self.code = code

@@ -40,7 +40,11 @@ public struct SyncRunStart: Sendable, Hashable {
 
     /// Creates a start event.
     public init(
-        syncName: String, syncID: Int64, operation: SyncOperation, targetKind: String, isIncremental: Bool,
+        syncName: String,
+        syncID: Int64,
+        operation: SyncOperation,
+        targetKind: String,
+        isIncremental: Bool,
         maxTimeStamp: Int64
     ) {
         self.syncName = syncName
@@ -98,8 +102,15 @@ public struct SyncUpBatchProgress: Sendable, Hashable {
 
     /// Creates a progress event.
     public init(
-        syncName: String, batch: Int, processed: Int, totalSize: Int, created: Int, updated: Int, deleted: Int,
-        conflicts: Int, failed: Int
+        syncName: String,
+        batch: Int,
+        processed: Int,
+        totalSize: Int,
+        created: Int,
+        updated: Int,
+        deleted: Int,
+        conflicts: Int,
+        failed: Int
     ) {
         self.syncName = syncName
         self.batch = batch

@@ -20,7 +20,12 @@ struct SyncLockPolicy: Sendable {
 
     func makeLock(syncID: Int64, operation: SyncOperation) -> SyncLock {
         SyncLock(
-            syncID: syncID, processID: configuration.processID, hostName: configuration.hostName,
-            token: UUID().uuidString, operation: operation.rawValue, claimedAt: configuration.now())
+            syncID: syncID,
+            processID: configuration.processID,
+            hostName: configuration.hostName,
+            token: UUID().uuidString,
+            operation: operation.rawValue,
+            claimedAt: configuration.now()
+        )
     }
 }

@@ -54,9 +54,20 @@ public struct SyncRunSummary: Sendable, Hashable {
 
     /// Creates a summary.
     public init(
-        syncName: String, syncID: Int64, operation: SyncOperation, status: StoredSyncState.Status, fetched: Int = 0,
-        saved: Int = 0, skippedLocallyChanged: Int = 0, deletedGhosts: Int = 0, pages: Int = 0, requests: Int = 0,
-        retries: Int = 0, durationMilliseconds: Int64 = 0, maxTimeStamp: Int64 = -1, error: String? = nil
+        syncName: String,
+        syncID: Int64,
+        operation: SyncOperation,
+        status: StoredSyncState.Status,
+        fetched: Int = 0,
+        saved: Int = 0,
+        skippedLocallyChanged: Int = 0,
+        deletedGhosts: Int = 0,
+        pages: Int = 0,
+        requests: Int = 0,
+        retries: Int = 0,
+        durationMilliseconds: Int64 = 0,
+        maxTimeStamp: Int64 = -1,
+        error: String? = nil
     ) {
         self.syncName = syncName
         self.syncID = syncID

@@ -1,7 +1,7 @@
 import Logging
 import SoupStore
-import SyncLedger
 import SyncConfig
+import SyncLedger
 
 /// Sync states in `syncs_soup` and the locks beside them: creating a named sync on first use,
 /// reporting drift from the config, `--replace`, claiming a sync for one run, and turning the
@@ -27,8 +27,12 @@ struct SyncStateRegistry: Sendable {
             try writer.ensureSyncsSoup()
             guard let existing = try writer.reader.syncState(named: definition.name) else {
                 return try writer.createSyncState(
-                    kind: kind, name: definition.name, targetJSON: target, optionsJSON: options,
-                    soupName: definition.soupName)
+                    kind: kind,
+                    name: definition.name,
+                    targetJSON: target,
+                    optionsJSON: options,
+                    soupName: definition.soupName
+                )
             }
             let drift = DefinitionDrift.differences(stored: existing, config: definition)
             guard !drift.isEmpty else { return existing }
@@ -39,12 +43,19 @@ struct SyncStateRegistry: Sendable {
             try writer.breakSyncLock(syncID: existing.id)
             try writer.deleteSyncState(id: existing.id)
             let created = try writer.createSyncState(
-                kind: kind, name: definition.name, targetJSON: target, optionsJSON: options,
-                soupName: definition.soupName)
+                kind: kind,
+                name: definition.name,
+                targetJSON: target,
+                optionsJSON: options,
+                soupName: definition.soupName
+            )
             try writer.transferRecordSyncs(from: existing.id, to: created.id)
             logger.debug(
                 "Replaced sync definition",
-                metadata: ["sync.name": "\(definition.name)", "sync.id": "\(created.id)", "sync.previousID": "\(existing.id)"])
+                metadata: [
+                    "sync.name": "\(definition.name)", "sync.id": "\(created.id)", "sync.previousID": "\(existing.id)",
+                ]
+            )
             return created
         }
     }
@@ -55,7 +66,9 @@ struct SyncStateRegistry: Sendable {
     /// - Throws: `SyncEngineError` `.alreadyRunning` when a live run holds the sync,
     ///   `.unknownSync` when it vanished.
     func claim(
-        id: Int64, name: String, operation: SyncOperation,
+        id: Int64,
+        name: String,
+        operation: SyncOperation,
         start: (StoredSyncState) -> StoredSyncState?
     ) throws -> (state: StoredSyncState, lock: SyncLock) {
         let lock = policy.makeLock(syncID: id, operation: operation)

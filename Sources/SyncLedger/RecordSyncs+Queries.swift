@@ -11,7 +11,8 @@ extension SoupWriter {
                 INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id)
                 SELECT soup_name, record_id, ? FROM \(RecordSyncsTable.name) WHERE sync_id = ?
                 """,
-            arguments: [newID, oldID])
+            arguments: [newID, oldID]
+        )
         try db.execute(sql: "DELETE FROM \(RecordSyncsTable.name) WHERE sync_id = ?", arguments: [oldID])
     }
 }
@@ -21,7 +22,9 @@ extension SoupReader {
     public func fetchedRecordCount(in soup: String, syncID: Int64) throws -> Int {
         guard try db.tableExists(RecordSyncsTable.name) else { return 0 }
         return try Int.fetchOne(
-            db, sql: "SELECT count(*) FROM \(RecordSyncsTable.name) WHERE soup_name = ? AND sync_id = ?",
-            arguments: [soup, syncID]) ?? 0
+            db,
+            sql: "SELECT count(*) FROM \(RecordSyncsTable.name) WHERE soup_name = ? AND sync_id = ?",
+            arguments: [soup, syncID]
+        ) ?? 0
     }
 }

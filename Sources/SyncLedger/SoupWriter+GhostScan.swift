@@ -11,7 +11,8 @@ enum GhostScanTable {
             sql: """
                 CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER NOT NULL, record_id TEXT NOT NULL, \
                 PRIMARY KEY (sync_id, record_id)) WITHOUT ROWID
-                """)
+                """
+        )
     }
 }
 
@@ -26,7 +27,8 @@ enum GhostCheckTable {
             sql: """
                 CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER NOT NULL, record_id TEXT NOT NULL, \
                 present INTEGER NOT NULL, PRIMARY KEY (sync_id, record_id)) WITHOUT ROWID
-                """)
+                """
+        )
     }
 
     /// Forgets the answers of sync `syncID`'s pass.
@@ -45,7 +47,8 @@ enum GhostCheckTable {
                 (SELECT g.record_id FROM temp.syncrun_ghosts g JOIN \(name) c ON c.record_id = g.record_id \
                 WHERE c.sync_id = ? AND c.present = 0)
                 """,
-            arguments: [soup, syncID])
+            arguments: [soup, syncID]
+        )
     }
 }
 
@@ -92,7 +95,8 @@ extension SoupWriter {
                 INSERT OR REPLACE INTO \(GhostCheckTable.name) (sync_id, record_id, present) \
                 SELECT ?, value, 0 FROM json_each(?)
                 """,
-            arguments: [syncID, JSONText.array(ids)])
+            arguments: [syncID, JSONText.array(ids)]
+        )
         for page in pages {
             try db.execute(
                 sql: """
@@ -100,7 +104,8 @@ extension SoupWriter {
                     (SELECT CAST(json_extract(value, ?4) AS TEXT) FROM json_each(?3, \(RecordSyncsTable.recordsPath)) \
                     WHERE type = 'object')
                     """,
-                arguments: [nil as String?, syncID, page, "$.\(idPath)"])
+                arguments: [nil as String?, syncID, page, "$.\(idPath)"]
+            )
         }
     }
 
@@ -114,7 +119,8 @@ extension SoupWriter {
                 SELECT ?2, CAST(json_extract(value, ?4) AS TEXT) FROM json_each(?3, \(RecordSyncsTable.recordsPath))
                 WHERE type = 'object' AND json_extract(value, ?4) IS NOT NULL
                 """,
-            arguments: [nil as String?, syncID, page, "$.\(idPath)"])
+            arguments: [nil as String?, syncID, page, "$.\(idPath)"]
+        )
     }
 
     /// Adds ids the server confirmed (existence checks) to the pass.
@@ -125,7 +131,8 @@ extension SoupWriter {
                 INSERT OR IGNORE INTO \(GhostScanTable.name) (sync_id, record_id)
                 SELECT ?, value FROM json_each(?)
                 """,
-            arguments: [syncID, JSONText.array(ids)])
+            arguments: [syncID, JSONText.array(ids)]
+        )
     }
 
     /// Ends the pass: every clean record of `soup` that sync `syncID` fetched (tracked in the
@@ -161,8 +168,10 @@ extension SoupWriter {
         for (soup, idPath) in soups {
             let result = try cleanGhosts(of: soup, idPath: idPath, syncID: syncID)
             total = GhostCleaningResult(
-                notReturned: total.notReturned + result.notReturned, deleted: total.deleted + result.deleted,
-                keptForOtherSyncs: total.keptForOtherSyncs + result.keptForOtherSyncs)
+                notReturned: total.notReturned + result.notReturned,
+                deleted: total.deleted + result.deleted,
+                keptForOtherSyncs: total.keptForOtherSyncs + result.keptForOtherSyncs
+            )
         }
         try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
         try GhostCheckTable.clear(db, syncID: syncID)
@@ -183,14 +192,16 @@ extension SoupWriter {
                 AND NOT EXISTS (SELECT 1 FROM \(GhostScanTable.name) s WHERE s.sync_id = ?2 \
                 AND s.record_id = \(candidates.idColumn))
                 """,
-            arguments: [soup, syncID])
+            arguments: [soup, syncID]
+        )
         let notReturned = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.syncrun_ghosts") ?? 0
         try db.execute(
             sql: """
                 DELETE FROM \(tracked) WHERE soup_name = ? AND sync_id = ? \
                 AND record_id IN (SELECT record_id FROM temp.syncrun_ghosts)
                 """,
-            arguments: [soup, syncID])
+            arguments: [soup, syncID]
+        )
         try GhostCheckTable.releaseGoneRecords(db, soup: soup, syncID: syncID)
         let orphans = try Int64.fetchAll(
             db,
@@ -198,7 +209,8 @@ extension SoupWriter {
                 SELECT eid FROM temp.syncrun_ghosts g \
                 WHERE NOT EXISTS (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ? AND t.record_id = g.record_id)
                 """,
-            arguments: [soup])
+            arguments: [soup]
+        )
         let deleted = try deleteEntries(orphans, from: soup)
         return GhostCleaningResult(notReturned: notReturned, deleted: deleted, keptForOtherSyncs: notReturned - deleted)
     }
@@ -216,7 +228,11 @@ extension SoupReader {
     /// `finishGhostScan`) with an id greater than `after`, in id order. Targets that check
     /// existence (`Id IN (…)`) page through them with this.
     public func ghostCandidateIDs(
-        in soup: String, idPath: String, syncID: Int64, after: String?, limit: Int
+        in soup: String,
+        idPath: String,
+        syncID: Int64,
+        after: String?,
+        limit: Int
     ) throws -> [String] {
         let layout = try layout(soup)
         try SoupPath.validate(idPath)
@@ -230,7 +246,8 @@ extension SoupReader {
                     SELECT \(idColumn) FROM \(layout.tableName) WHERE \(clean) AND \(syncIDColumn) = ? \
                     AND \(idColumn) IS NOT NULL AND \(idColumn) > ? ORDER BY 1 LIMIT ?
                     """,
-                arguments: [syncID, after ?? "", limit])
+                arguments: [syncID, after ?? "", limit]
+            )
         }
         let candidates = GhostCandidates(layout: layout, idPath: idPath)
         return try String.fetchAll(
@@ -239,7 +256,8 @@ extension SoupReader {
                 SELECT \(candidates.idColumn) FROM \(layout.tableName) WHERE \(candidates.condition) \
                 AND \(candidates.idColumn) > ?3 ORDER BY 1 LIMIT ?4
                 """,
-            arguments: [soup, syncID, after ?? "", limit])
+            arguments: [soup, syncID, after ?? "", limit]
+        )
     }
 }
 
@@ -249,7 +267,11 @@ extension SoupReader {
     /// `after`, in id order, each with its `attributes.type`: the records to ask the server about
     /// by id before finishing. Call it after the pass's ids are all added.
     public func sharedGhostCandidates(
-        in soup: String, idPath: String, syncID: Int64, after: String?, limit: Int
+        in soup: String,
+        idPath: String,
+        syncID: Int64,
+        after: String?,
+        limit: Int
     ) throws -> [(id: String, objectType: String?)] {
         let layout = try layout(soup)
         try SoupPath.validate(idPath)

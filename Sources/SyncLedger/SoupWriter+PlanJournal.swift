@@ -49,7 +49,8 @@ enum PlanJournalTable {
             sql: """
                 CREATE TABLE IF NOT EXISTS \(name) (step_id TEXT PRIMARY KEY, position INTEGER NOT NULL, \
                 status TEXT NOT NULL, updated_at INTEGER NOT NULL)
-                """)
+                """
+        )
     }
 }
 
@@ -58,12 +59,16 @@ extension SoupReader {
     public func planJournal() throws -> [PlanJournalEntry] {
         guard try db.tableExists(PlanJournalTable.name) else { return [] }
         return try Row.fetchAll(
-            db, sql: "SELECT step_id, position, status, updated_at FROM \(PlanJournalTable.name) ORDER BY position"
+            db,
+            sql: "SELECT step_id, position, status, updated_at FROM \(PlanJournalTable.name) ORDER BY position"
         ).map { row in
             let text: String = row[2]
             return PlanJournalEntry(
-                stepID: row[0], position: row[1], status: PlanJournalEntry.Status(rawValue: text) ?? .pending,
-                updatedAt: row[3])
+                stepID: row[0],
+                position: row[1],
+                status: PlanJournalEntry.Status(rawValue: text) ?? .pending,
+                updatedAt: row[3]
+            )
         }
     }
 }
@@ -75,7 +80,8 @@ extension SoupWriter {
         try PlanJournalTable.create(db)
         try db.execute(sql: "DELETE FROM \(PlanJournalTable.name)")
         let statement = try db.cachedStatement(
-            sql: "INSERT INTO \(PlanJournalTable.name) (step_id, position, status, updated_at) VALUES (?, ?, ?, ?)")
+            sql: "INSERT INTO \(PlanJournalTable.name) (step_id, position, status, updated_at) VALUES (?, ?, ?, ?)"
+        )
         for (position, stepID) in stepIDs.enumerated() {
             try statement.execute(arguments: [stepID, position, PlanJournalEntry.Status.pending.rawValue, now])
         }
@@ -90,6 +96,7 @@ extension SoupWriter {
                 VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM \(PlanJournalTable.name)), ?, ?) \
                 ON CONFLICT(step_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at
                 """,
-            arguments: [stepID, status.rawValue, now])
+            arguments: [stepID, status.rawValue, now]
+        )
     }
 }

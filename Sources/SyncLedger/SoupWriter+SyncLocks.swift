@@ -39,17 +39,26 @@ enum SyncLocksTable {
             sql: """
                 CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER PRIMARY KEY, pid INTEGER NOT NULL, \
                 host TEXT NOT NULL, token TEXT NOT NULL, operation TEXT NOT NULL, claimed_at INTEGER NOT NULL)
-                """)
+                """
+        )
     }
 
     static func fetch(_ db: Database, condition: String, arguments: StatementArguments) throws -> [SyncLock] {
         guard try db.tableExists(name) else { return [] }
         return try Row.fetchAll(
-            db, sql: "SELECT sync_id, pid, host, token, operation, claimed_at FROM \(name) WHERE \(condition) ORDER BY sync_id",
+            db,
+            sql:
+                "SELECT sync_id, pid, host, token, operation, claimed_at FROM \(name) WHERE \(condition) ORDER BY sync_id",
             arguments: arguments
         ).map { row in
             SyncLock(
-                syncID: row[0], processID: row[1], hostName: row[2], token: row[3], operation: row[4], claimedAt: row[5])
+                syncID: row[0],
+                processID: row[1],
+                hostName: row[2],
+                token: row[3],
+                operation: row[4],
+                claimedAt: row[5]
+            )
         }
     }
 }
@@ -76,7 +85,8 @@ extension SoupWriter {
                 INSERT OR REPLACE INTO \(SyncLocksTable.name) (sync_id, pid, host, token, operation, claimed_at) \
                 VALUES (?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [lock.syncID, lock.processID, lock.hostName, lock.token, lock.operation, lock.claimedAt])
+            arguments: [lock.syncID, lock.processID, lock.hostName, lock.token, lock.operation, lock.claimedAt]
+        )
     }
 
     /// Releases the lock on `syncID` when `token` still holds it; returns whether it did.
@@ -84,7 +94,9 @@ extension SoupWriter {
     public func releaseSyncLock(syncID: Int64, token: String) throws -> Bool {
         guard try db.tableExists(SyncLocksTable.name) else { return false }
         try db.execute(
-            sql: "DELETE FROM \(SyncLocksTable.name) WHERE sync_id = ? AND token = ?", arguments: [syncID, token])
+            sql: "DELETE FROM \(SyncLocksTable.name) WHERE sync_id = ? AND token = ?",
+            arguments: [syncID, token]
+        )
         return db.changesCount > 0
     }
 

@@ -18,7 +18,8 @@ public enum Syncrun {
     public static func main(arguments: [String]? = nil) async -> Never {
         do {
             let (remaining, level) = try CLILogging.extractLevel(
-                from: arguments ?? Array(CommandLine.arguments.dropFirst()))
+                from: arguments ?? Array(CommandLine.arguments.dropFirst())
+            )
             CLILogging.bootstrap(level: level)
             var command = try SyncrunCommand.parseAsRoot(remaining)
             if let asyncCommand = command as? any AsyncParsableCommand {

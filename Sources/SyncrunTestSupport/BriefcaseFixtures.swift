@@ -12,7 +12,8 @@ public enum BriefcaseFixtures {
                 rules: [
                     OrgBriefcase.Rule(object: "Account", filter: "Industry = 'Energy'"),
                     OrgBriefcase.Rule(object: "Contact", filter: contactFilter),
-                ])
+                ]
+            )
         ]
         return schema
     }

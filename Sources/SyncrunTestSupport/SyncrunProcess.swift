@@ -38,7 +38,8 @@ public enum SyncrunProcess {
         let executable = RepositoryPaths.syncrunExecutable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw LaunchError(
-                description: "'\(executable.path)' is not built; run 'swift build --product syncrun' first")
+                description: "'\(executable.path)' is not built; run 'swift build --product syncrun' first"
+            )
         }
         let scratch = try TemporaryDirectory(prefix: "syncrun-process")
         defer { try? FileManager.default.removeItem(at: scratch.url) }
@@ -86,7 +87,8 @@ public enum SyncrunProcess {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
-                    with: Swift.Result { try run(arguments, in: directory, stdin: stdin, environment: environment) })
+                    with: Swift.Result { try run(arguments, in: directory, stdin: stdin, environment: environment) }
+                )
             }
         }
     }
@@ -97,12 +99,15 @@ public enum SyncrunProcess {
     /// - Returns: Whether the process was killed (`false` when it exited on its own first), and its
     ///   exit status when it was not.
     public static func runKilled(
-        _ arguments: [String], after delay: Duration, in directory: URL? = nil
+        _ arguments: [String],
+        after delay: Duration,
+        in directory: URL? = nil
     ) async throws -> (killed: Bool, status: Int32?) {
         let executable = RepositoryPaths.syncrunExecutable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw LaunchError(
-                description: "'\(executable.path)' is not built; run 'swift build --product syncrun' first")
+                description: "'\(executable.path)' is not built; run 'swift build --product syncrun' first"
+            )
         }
         let process = Process()
         process.executableURL = executable

@@ -31,7 +31,8 @@ public struct TemporaryStore: Sendable {
 
     /// Runs `body` with a fresh store holding `soups`, then deletes it.
     public static func with<T>(
-        soups: [SoupSpec] = [], _ body: (SoupStore) async throws -> T
+        soups: [SoupSpec] = [],
+        _ body: (SoupStore) async throws -> T
     ) async throws -> T {
         let temporary = try TemporaryStore(soups: soups)
         defer { temporary.remove() }

@@ -25,7 +25,8 @@ struct JSONReaderTests {
 
     @Test func readsEveryKindKeepingKeyOrder() throws {
         let value = try parse(
-            #" {"z": null, "b": true, "c": [1, -2.5e1, "x\ny", {}], "a": {"é": "\u00e9\ud83d\ude00"}} "#)
+            #" {"z": null, "b": true, "c": [1, -2.5e1, "x\ny", {}], "a": {"é": "\u00e9\ud83d\ude00"}} "#
+        )
         #expect(value == ["z": .null, "b": true, "c": [1, -25.0, "x\ny", [:]], "a": ["é": "é😀"]])
         #expect(value.orderedObjectValue?.keys == ["z", "b", "c", "a"])
         #expect(try parse("10") == .integer(10))

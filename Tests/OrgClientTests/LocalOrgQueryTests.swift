@@ -140,8 +140,10 @@ struct LocalOrgQueryTests {
 
     @Test(arguments: [
         ("https://login.example.com/id/00Dxx0000001gPL/005xx000001Sv6m", "00Dxx0000001gPL", "005xx000001Sv6m"),
-        ("http://127.0.0.1:8080/id/00D000000000001AAA/005000000000001AAA?version=1", "00D000000000001AAA",
-         "005000000000001AAA"),
+        (
+            "http://127.0.0.1:8080/id/00D000000000001AAA/005000000000001AAA?version=1", "00D000000000001AAA",
+            "005000000000001AAA"
+        ),
     ])
     func identityURLsParse(url: String, organizationID: String, userID: String) {
         #expect(OrgUserIdentity(identityURL: url) == OrgUserIdentity(organizationID: organizationID, userID: userID))

@@ -57,7 +57,8 @@ struct SOQLMobileSyncQueriesTests {
     /// Fields qualified with the object's name count as the fields themselves.
     @Test func qualifiedFieldsCountAsTheFieldsForTheMutations() throws {
         let query = try SOQLQuery.parse(
-            "SELECT Account.Id, Account.LastModifiedDate, Account.Name FROM Account ORDER BY Account.LastModifiedDate")
+            "SELECT Account.Id, Account.LastModifiedDate, Account.Name FROM Account ORDER BY Account.LastModifiedDate"
+        )
         #expect(query.selects("Id") && query.selects("LastModifiedDate") && query.selects("Name"))
         #expect(query.ensuringFields(["Id", "LastModifiedDate"]) == query)
         #expect(query.isOrdered(by: "LastModifiedDate"))
@@ -70,16 +71,19 @@ struct SOQLMobileSyncQueriesTests {
     /// The resync filter goes in front of a semi-join, which stays as it is.
     @Test func theResyncFilterKeepsSemiJoins() throws {
         let query = try SOQLQuery.parse(
-            "select Id, Name from Account where Id in (select AccountId from Contact) and Name like 'Mad Max' limit 1000")
+            "select Id, Name from Account where Id in (select AccountId from Contact) and Name like 'Mad Max' limit 1000"
+        )
         let resync = query.addingModifiedFilter(field: "LastModifiedDate", after: 1_709_633_472_000, inclusive: true)
         #expect(
             resync.text
                 == "SELECT Id, Name FROM Account WHERE LastModifiedDate >= 2024-03-05T10:11:12.000Z AND "
-                + "(Id IN (SELECT AccountId FROM Contact) AND Name LIKE 'Mad Max') LIMIT 1000")
+                + "(Id IN (SELECT AccountId FROM Contact) AND Name LIKE 'Mad Max') LIMIT 1000"
+        )
         #expect(try SOQLQuery.parse(resync.text) == resync)
         let anti = try SOQLQuery.parse("SELECT Name FROM Account WHERE Id NOT IN (SELECT AccountId FROM Contact)")
         #expect(
-            anti.idsOnly(idField: "Id").text == "SELECT Id FROM Account WHERE Id NOT IN (SELECT AccountId FROM Contact)")
+            anti.idsOnly(idField: "Id").text == "SELECT Id FROM Account WHERE Id NOT IN (SELECT AccountId FROM Contact)"
+        )
     }
 
     /// Queries the org accepts: no restriction.
@@ -132,7 +136,9 @@ struct SOQLMobileSyncQueriesTests {
         ),
         (
             "SELECT Id FROM Account WHERE NOT (Id IN (SELECT AccountId FROM Contact))",
-            ["the org refuses 'NOT' around a semi-join; write 'Id NOT IN (SELECT ...)' (or 'IN' for a negated anti-join)"],
+            [
+                "the org refuses 'NOT' around a semi-join; write 'Id NOT IN (SELECT ...)' (or 'IN' for a negated anti-join)"
+            ],
             63
         ),
         (

@@ -18,7 +18,8 @@ struct DirectPageUpsertTests {
             IndexSpec(path: "Nested", type: .string), IndexSpec(path: "Count", type: .string),
             IndexSpec(path: "Ratio", type: .floating), IndexSpec(path: "LastModifiedDate", type: .string),
             IndexSpec(path: "_soupEntryId", type: .integer), IndexSpec(path: "__locally_deleted__", type: .integer),
-        ])
+        ]
+    )
 
     static func record(_ number: Int, name: String? = nil, extra: String = "") -> String {
         let id = String(format: "001%012d", number)
@@ -39,26 +40,40 @@ struct DirectPageUpsertTests {
     /// Applies `page` to `direct` through DirectPageUpsert and to `sql` through BatchUpsert +
     /// recordFetchedIDs; returns whether the direct path handled it.
     static func apply(
-        _ page: String, direct: SoupStore, sql: SoupStore, leaveIfChanged: Bool = false, syncID: Int64 = 4
+        _ page: String,
+        direct: SoupStore,
+        sql: SoupStore,
+        leaveIfChanged: Bool = false,
+        syncID: Int64 = 4
     ) throws -> Bool {
         let now: Int64 = 1_700_000_000_123
         let first = try direct.write { writer -> BatchUpsert.Result? in
             let layout = try writer.layout("mixed")
             let upsert = DirectPageUpsert(
-                keyPath: "Id", syncID: syncID, leaveIfChanged: leaveIfChanged, modificationDateField: "LastModifiedDate",
-                fetchedBySyncID: syncID)
+                keyPath: "Id",
+                syncID: syncID,
+                leaveIfChanged: leaveIfChanged,
+                modificationDateField: "LastModifiedDate",
+                fetchedBySyncID: syncID
+            )
             if let result = try upsert.run(writer.db, layout: layout, page: page, now: now) { return result }
             let fallback = BatchUpsert(
-                key: .path("Id"), control: .serverRecord(syncID: syncID), leaveIfChanged: leaveIfChanged,
-                modificationDateField: "LastModifiedDate")
+                key: .path("Id"),
+                control: .serverRecord(syncID: syncID),
+                leaveIfChanged: leaveIfChanged,
+                modificationDateField: "LastModifiedDate"
+            )
             _ = try fallback.run(writer.db, layout: layout, source: page, now: now)
             try writer.recordFetchedIDs(of: page, in: "mixed", idPath: "Id", syncID: syncID)
             return nil
         }
         let second = try sql.write { writer -> BatchUpsert.Result in
             let upsert = BatchUpsert(
-                key: .path("Id"), control: .serverRecord(syncID: syncID), leaveIfChanged: leaveIfChanged,
-                modificationDateField: "LastModifiedDate")
+                key: .path("Id"),
+                control: .serverRecord(syncID: syncID),
+                leaveIfChanged: leaveIfChanged,
+                modificationDateField: "LastModifiedDate"
+            )
             let result = try upsert.run(writer.db, layout: try writer.layout("mixed"), source: page, now: now)
             try writer.recordFetchedIDs(of: page, in: "mixed", idPath: "Id", syncID: syncID)
             return result
@@ -90,7 +105,8 @@ struct DirectPageUpsertTests {
                             case .string(let v): "t:\(v)"
                             case .blob(let v): "b:\(v.count)"
                             }
-                        }.joined(separator: "|"))
+                        }.joined(separator: "|")
+                    )
                 }
                 lines.append("--")
             }
@@ -118,7 +134,9 @@ struct DirectPageUpsertTests {
         }
         // Updates and inserts, leaving changed entries alone.
         let second = (0..<60).filter { $0 % 2 == 1 }.map { Self.record($0, name: "Renamed \($0)") }
-        #expect(try Self.apply(Self.page(second), direct: direct.store, sql: sql.store, leaveIfChanged: true, syncID: 9))
+        #expect(
+            try Self.apply(Self.page(second), direct: direct.store, sql: sql.store, leaveIfChanged: true, syncID: 9)
+        )
         // Overwrite.
         let third = (0..<12).map { Self.record($0, name: "Third \($0)") }
         #expect(try Self.apply(Self.page(third), direct: direct.store, sql: sql.store))
@@ -136,8 +154,11 @@ struct DirectPageUpsertTests {
         // `UPDATE OF column` triggers fire only when a statement assigns the column: they log, per
         // entry, the index columns each update wrote (and so rewrote in its SQL index).
         let columns = try direct.store.read { reader in
-            try Row.fetchAll(reader.db, sql: "SELECT path, columnName FROM soup_index_map WHERE soupName = 'mixed' AND columnType != 'json1'")
-                .map { (path: $0["path"] as String, column: $0["columnName"] as String) }
+            try Row.fetchAll(
+                reader.db,
+                sql: "SELECT path, columnName FROM soup_index_map WHERE soupName = 'mixed' AND columnType != 'json1'"
+            )
+            .map { (path: $0["path"] as String, column: $0["columnName"] as String) }
         }
         try direct.store.write { writer in
             try writer.db.execute(sql: "CREATE TABLE assigned (id INTEGER, path TEXT)")
@@ -146,7 +167,8 @@ struct DirectPageUpsertTests {
                     sql: """
                         CREATE TRIGGER assigned_\(column) AFTER UPDATE OF \(column) ON TABLE_1 \
                         BEGIN INSERT INTO assigned VALUES (new.id, '\(path)'); END
-                        """)
+                        """
+                )
             }
         }
         // Entry 1: same values; entry 2: renamed; entry 3: Count changes type (integer to text);
@@ -170,7 +192,9 @@ struct DirectPageUpsertTests {
             assigned == [
                 "1:Ratio", "2:AnnualRevenue", "2:Name", "2:Ratio", "3:Count", "3:Ratio", "4:AnnualRevenue", "4:Flag",
                 "4:LastModifiedDate", "4:Ratio",
-            ], "\(assigned)")
+            ],
+            "\(assigned)"
+        )
         // Whatever was skipped, both paths leave the same rows, columns and types.
         try direct.store.write { writer in try writer.db.execute(sql: "DROP TABLE assigned") }
         #expect(try Self.dump(direct.store) == Self.dump(sql.store))
@@ -204,7 +228,13 @@ struct DirectPageUpsertTests {
             direct.remove()
             sql.remove()
         }
-        #expect(try Self.apply("[" + (0..<5).map { Self.record($0) }.joined(separator: ",") + "]", direct: direct.store, sql: sql.store))
+        #expect(
+            try Self.apply(
+                "[" + (0..<5).map { Self.record($0) }.joined(separator: ",") + "]",
+                direct: direct.store,
+                sql: sql.store
+            )
+        )
         #expect(try Self.apply(#"{"totalSize":0,"done":true,"records":[]}"#, direct: direct.store, sql: sql.store))
         #expect(try Self.apply(" [ ] ", direct: direct.store, sql: sql.store))
         #expect(try Self.dump(direct.store) == Self.dump(sql.store))

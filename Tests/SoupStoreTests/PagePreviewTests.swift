@@ -15,7 +15,9 @@ struct PagePreviewTests {
         _ = try temporary.store.write { try $0.upsertPage(page(TestFixtures.accountRecords(0..<3)), into: "accounts") }
         try temporary.store.write { writer in
             _ = try writer.upsert(
-                #"{"_soupEntryId":2,"Id":"001000000000001","Name":"edited","__local__":true}"#, into: "accounts")
+                #"{"_soupEntryId":2,"Id":"001000000000001","Name":"edited","__local__":true}"#,
+                into: "accounts"
+            )
         }
         return temporary
     }
@@ -26,12 +28,15 @@ struct PagePreviewTests {
         defer { temporary.remove() }
         let store = temporary.store
         // Records 1…4, with record 3 twice (the last one wins, as in upsertPage).
-        let records = "[" + (1..<5).map { TestFixtures.account($0) }.joined(separator: ",") + ","
+        let records =
+            "[" + (1..<5).map { TestFixtures.account($0) }.joined(separator: ",") + ","
             + TestFixtures.account(3) + "]"
         let options = PageUpsertOptions(mergeMode: mode)
         let stamp = try Data(contentsOf: URL(fileURLWithPath: temporary.path + "-wal"))
 
-        let preview = try store.read { try $0.previewPage(page(records), in: "accounts", options: options, recordLimit: 3) }
+        let preview = try store.read {
+            try $0.previewPage(page(records), in: "accounts", options: options, recordLimit: 3)
+        }
 
         #expect(try Data(contentsOf: URL(fileURLWithPath: temporary.path + "-wal")) == stamp)
         let result = try store.write { try $0.upsertPage(page(records), into: "accounts", options: options) }
@@ -44,10 +49,14 @@ struct PagePreviewTests {
         #expect(
             preview.records == [
                 PageRecordPreview(
-                    recordID: "001000000000001", entryID: 2, action: mode == .leaveIfChanged ? .skip : .update),
+                    recordID: "001000000000001",
+                    entryID: 2,
+                    action: mode == .leaveIfChanged ? .skip : .update
+                ),
                 PageRecordPreview(recordID: "001000000000002", entryID: 3, action: .update),
                 PageRecordPreview(recordID: "001000000000004", entryID: nil, action: .insert),
-            ])
+            ]
+        )
     }
 
     @Test func soupNotRegisteredYetIsTakenAsEmpty() throws {

@@ -13,10 +13,20 @@ struct PageUpsertTests {
         defer { temporary.remove() }
         let result = try temporary.store.write { writer in
             try writer.upsertPage(
-                page(TestFixtures.accountRecords(0..<3, extra: #","__last_error__":"boom""#)), into: "accounts",
-                options: PageUpsertOptions(syncID: 7))
+                page(TestFixtures.accountRecords(0..<3, extra: #","__last_error__":"boom""#)),
+                into: "accounts",
+                options: PageUpsertOptions(syncID: 7)
+            )
         }
-        #expect(result == PageUpsertResult(inserted: 3, updated: 0, skipped: 0, maxModificationDate: .text("2024-01-01T00:00:02.000+0000")))
+        #expect(
+            result
+                == PageUpsertResult(
+                    inserted: 3,
+                    updated: 0,
+                    skipped: 0,
+                    maxModificationDate: .text("2024-01-01T00:00:02.000+0000")
+                )
+        )
         let entry = try #require(try temporary.store.read { try $0.entry(2, in: "accounts") })
         let document = try #require(try JSONSerialization.jsonObject(with: Data(entry.json.utf8)) as? [String: Any])
         #expect(document["__local__"] as? Bool == false)
@@ -34,10 +44,15 @@ struct PageUpsertTests {
         defer { temporary.remove() }
         let store = temporary.store
         _ = try store.write { try $0.upsertPage(page(TestFixtures.accountRecords(0..<3)), into: "accounts") }
-        _ = try store.write { try $0.markEntries(.updated, in: "accounts", where: EntryFilter(path: "Id", value: "001000000000001")) }
+        _ = try store.write {
+            try $0.markEntries(.updated, in: "accounts", where: EntryFilter(path: "Id", value: "001000000000001"))
+        }
         let result = try store.write { writer in
             try writer.upsertPage(
-                page(TestFixtures.accountRecords(1..<4)), into: "accounts", options: PageUpsertOptions(mergeMode: .overwrite))
+                page(TestFixtures.accountRecords(1..<4)),
+                into: "accounts",
+                options: PageUpsertOptions(mergeMode: .overwrite)
+            )
         }
         #expect(result.inserted == 1 && result.updated == 2 && result.skipped == 0)
         #expect(try store.read { try $0.dirtyEntryCount(in: "accounts") } == 0)
@@ -51,19 +66,27 @@ struct PageUpsertTests {
         try store.write { writer in
             _ = try writer.upsert(
                 #"{"_soupEntryId":2,"Id":"001000000000001","Name":"edited","__local__":"true","__locally_updated__":true}"#,
-                into: "accounts")
+                into: "accounts"
+            )
             // The iOS spelling of a set flag counts too.
-            _ = try writer.upsert(#"{"_soupEntryId":3,"Id":"001000000000002","Name":"edited","__local__":"1"}"#, into: "accounts")
+            _ = try writer.upsert(
+                #"{"_soupEntryId":3,"Id":"001000000000002","Name":"edited","__local__":"1"}"#,
+                into: "accounts"
+            )
         }
         let result = try store.write { writer in
             try writer.upsertPage(
-                page(TestFixtures.accountRecords(0..<4)), into: "accounts",
-                options: PageUpsertOptions(mergeMode: .leaveIfChanged))
+                page(TestFixtures.accountRecords(0..<4)),
+                into: "accounts",
+                options: PageUpsertOptions(mergeMode: .leaveIfChanged)
+            )
         }
         #expect(result.inserted == 1 && result.updated == 1 && result.skipped == 2)
         // The maximum covers saved records only (sync-semantics §11 item 17): 0 and 3.
         #expect(result.maxModificationDate == .text("2024-01-01T00:00:03.000+0000"))
-        let names = try store.read { try $0.entries(in: "accounts", wherePath: "Id", isIn: ["001000000000001", "001000000000002"]) }
+        let names = try store.read {
+            try $0.entries(in: "accounts", wherePath: "Id", isIn: ["001000000000001", "001000000000002"])
+        }
         #expect(names.allSatisfy { $0.json.contains(#""Name":"edited""#) })
     }
 
@@ -82,9 +105,18 @@ struct PageUpsertTests {
         defer { temporary.remove() }
         let store = temporary.store
         let cases: [(String, String)] = [
-            (#"{"totalSize":1}"#, "expected a JSON array of entries (or an object with a 'records' array), found an object without a 'records' array"),
-            (#"[{"Id":"1"},{"Name":"no id"}]"#, "entry 2 has no value at external id path 'Id'; every entry upserted by 'Id' needs a non-null value there"),
-            (#"{"records":[{"Id":"1"},"text"]}"#, "entry 2 is not an object (found text); every entry must be a JSON object"),
+            (
+                #"{"totalSize":1}"#,
+                "expected a JSON array of entries (or an object with a 'records' array), found an object without a 'records' array"
+            ),
+            (
+                #"[{"Id":"1"},{"Name":"no id"}]"#,
+                "entry 2 has no value at external id path 'Id'; every entry upserted by 'Id' needs a non-null value there"
+            ),
+            (
+                #"{"records":[{"Id":"1"},"text"]}"#,
+                "entry 2 is not an object (found text); every entry must be a JSON object"
+            ),
             (
                 "{\"records\":[{\"Id\":\"1\"}",
                 "malformed JSON at line 1 column 23: unexpected end of file; the array opened at line 1, column 12 "
@@ -108,8 +140,12 @@ struct PageUpsertTests {
         let store = temporary.store
         let state = try store.write { writer in
             try writer.createSyncState(
-                kind: .syncDown, name: "accounts", targetJSON: #"{"type":"soql","query":"SELECT Id FROM Account"}"#,
-                optionsJSON: #"{"mergeMode":"OVERWRITE"}"#, soupName: "accounts")
+                kind: .syncDown,
+                name: "accounts",
+                targetJSON: #"{"type":"soql","query":"SELECT Id FROM Account"}"#,
+                optionsJSON: #"{"mergeMode":"OVERWRITE"}"#,
+                soupName: "accounts"
+            )
         }
         struct Interrupted: Error {}
         #expect(throws: Interrupted.self) {

@@ -23,28 +23,46 @@ struct QueryTests {
             temporary.store,
             "select {accounts:_soupEntryId}, {accounts:Id}, {accounts:NumberOfEmployees}, {accounts:attributes.type} "
                 + "from {accounts} where {accounts:Id} = ? and {accounts:Industry} = ?",
-            [.text("001000000000003"), .text("Industry 3")])
+            [.text("001000000000003"), .text("Industry 3")]
+        )
         #expect(result == [#"[4,"001000000000003",3,"Account"]"#])
     }
 
     @Test func documentsComeBackAsObjects() throws {
         let temporary = try filledStore(2)
         defer { temporary.remove() }
-        let result = try rows(temporary.store, "select {accounts:_soup} from {accounts} order by {accounts:_soupEntryId} limit 1")
+        let result = try rows(
+            temporary.store,
+            "select {accounts:_soup} from {accounts} order by {accounts:_soupEntryId} limit 1"
+        )
         #expect(result.count == 1)
         #expect(result[0].hasPrefix(#"[{"attributes":"#))
         let aliased = try rows(
-            temporary.store, "select a.{accounts:Name}, a.{accounts:_soupEntryId} from {accounts} as a where a.{accounts:Industry} = 'Industry 1'")
+            temporary.store,
+            "select a.{accounts:Name}, a.{accounts:_soupEntryId} from {accounts} as a where a.{accounts:Industry} = 'Industry 1'"
+        )
         #expect(aliased == [#"["Account 1",2]"#])
     }
 
     @Test(arguments: [
         ("delete from {accounts}", "invalid Smart SQL: only SELECT (or WITH … SELECT) queries are allowed"),
         ("select * from {nope}", "invalid Smart SQL: unknown soup 'nope' at character 15"),
-        ("select {accounts:Id'); DROP TABLE x; --} from {accounts}", "invalid path 'Id'); DROP TABLE x; --': a path is one or more names of letters, digits and '_', separated by '.' (for example 'Account.Name')"),
-        ("select {accounts:a:b} from {accounts}", "invalid Smart SQL: '{accounts:a:b}' at character 8 has more than one ':'"),
-        ("select 1; drop table soup_attrs", "invalid Smart SQL: only one statement is allowed (found ';' at character 9)"),
-        ("select {accounts:Id from {accounts}", "invalid path 'Id from {accounts': a path is one or more names of letters, digits and '_', separated by '.' (for example 'Account.Name')"),
+        (
+            "select {accounts:Id'); DROP TABLE x; --} from {accounts}",
+            "invalid path 'Id'); DROP TABLE x; --': a path is one or more names of letters, digits and '_', separated by '.' (for example 'Account.Name')"
+        ),
+        (
+            "select {accounts:a:b} from {accounts}",
+            "invalid Smart SQL: '{accounts:a:b}' at character 8 has more than one ':'"
+        ),
+        (
+            "select 1; drop table soup_attrs",
+            "invalid Smart SQL: only one statement is allowed (found ';' at character 9)"
+        ),
+        (
+            "select {accounts:Id from {accounts}",
+            "invalid path 'Id from {accounts': a path is one or more names of letters, digits and '_', separated by '.' (for example 'Account.Name')"
+        ),
     ])
     func rejectsUnsafeOrWrongQueries(sql: String, message: String) throws {
         let temporary = try filledStore(1)
@@ -61,7 +79,10 @@ struct QueryTests {
         let temporary = try filledStore(3)
         defer { temporary.remove() }
         let result = try rows(
-            temporary.store, "select count(*) from {accounts} where {accounts:Name} = ?", [.text("x' OR '1'='1")])
+            temporary.store,
+            "select count(*) from {accounts} where {accounts:Name} = ?",
+            [.text("x' OR '1'='1")]
+        )
         #expect(result == ["[0]"])
         #expect(try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM TABLE_1") == ["3"])
     }
@@ -77,12 +98,22 @@ struct QueryTests {
         #expect(try ids(QuerySpec(soup: "accounts", path: "Id", predicate: .exact("001000000000005"))) == [6])
         #expect(
             try ids(QuerySpec(soup: "accounts", path: "NumberOfEmployees", predicate: .range(begin: "9", end: "11")))
-                == [10, 11, 12])
+                == [10, 11, 12]
+        )
         #expect(try ids(QuerySpec(soup: "accounts", path: "Name", predicate: .like("account 1_"))).count == 10)
         #expect(try ids(QuerySpec(soup: "accounts", path: "Name", predicate: .match("17"))) == [18])
         #expect(
-            try ids(QuerySpec(soup: "accounts", path: "Industry", predicate: .exact("Industry 2"), orderPath: "Id", order: .descending))
-                == [18, 13, 8, 3])
+            try ids(
+                QuerySpec(
+                    soup: "accounts",
+                    path: "Industry",
+                    predicate: .exact("Industry 2"),
+                    orderPath: "Id",
+                    order: .descending
+                )
+            )
+                == [18, 13, 8, 3]
+        )
         #expect(try ids(QuerySpec(soup: "accounts")).count == 20)
     }
 

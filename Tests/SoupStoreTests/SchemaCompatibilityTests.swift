@@ -10,40 +10,84 @@ struct SchemaCompatibilityTests {
         defer { temporary.remove() }
         let path = temporary.path
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'TABLE_%' ORDER BY name")
-                == ["long_operations_status", "soup_attrs", "soup_index_map", "sqlite_sequence"])
-        #expect(try TestFixtures.sqlite3(path, "SELECT id || ':' || soupName FROM soup_attrs") == ["1:contacts", "2:accounts"])
+            try TestFixtures.sqlite3(
+                path,
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'TABLE_%' ORDER BY name"
+            )
+                == ["long_operations_status", "soup_attrs", "soup_index_map", "sqlite_sequence"]
+        )
+        #expect(
+            try TestFixtures.sqlite3(path, "SELECT id || ':' || soupName FROM soup_attrs") == [
+                "1:contacts", "2:accounts",
+            ]
+        )
         #expect(
             try TestFixtures.sqlite3(path, "SELECT group_concat(name, ',') FROM pragma_table_info('TABLE_1')")
-                == ["id,soup,created,lastModified,TABLE_1_0,TABLE_1_1,TABLE_1_2,TABLE_1_3,TABLE_1_4,TABLE_1_5,TABLE_1_6"])
+                == [
+                    "id,soup,created,lastModified,TABLE_1_0,TABLE_1_1,TABLE_1_2,TABLE_1_3,TABLE_1_4,TABLE_1_5,TABLE_1_6"
+                ]
+        )
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT group_concat(name || ' ' || type, ',') FROM pragma_table_info('TABLE_2')")
-                == ["id INTEGER,soup TEXT,created INTEGER,lastModified INTEGER,TABLE_2_0 TEXT,TABLE_2_1 INTEGER,TABLE_2_2 REAL,TABLE_2_4 TEXT,TABLE_2_5 TEXT"])
+            try TestFixtures.sqlite3(
+                path,
+                "SELECT group_concat(name || ' ' || type, ',') FROM pragma_table_info('TABLE_2')"
+            )
+                == [
+                    "id INTEGER,soup TEXT,created INTEGER,lastModified INTEGER,TABLE_2_0 TEXT,TABLE_2_1 INTEGER,TABLE_2_2 REAL,TABLE_2_4 TEXT,TABLE_2_5 TEXT"
+                ]
+        )
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT sql FROM sqlite_master WHERE name IN ('TABLE_1_fts', 'TABLE_2_fts') ORDER BY name")
-                == ["CREATE VIRTUAL TABLE TABLE_1_fts USING fts5(TABLE_1_1,TABLE_1_2)", "CREATE VIRTUAL TABLE TABLE_2_fts USING fts5(TABLE_2_4)"])
+            try TestFixtures.sqlite3(
+                path,
+                "SELECT sql FROM sqlite_master WHERE name IN ('TABLE_1_fts', 'TABLE_2_fts') ORDER BY name"
+            )
+                == [
+                    "CREATE VIRTUAL TABLE TABLE_1_fts USING fts5(TABLE_1_1,TABLE_1_2)",
+                    "CREATE VIRTUAL TABLE TABLE_2_fts USING fts5(TABLE_2_4)",
+                ]
+        )
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'TABLE_2' ORDER BY name")
-                == ["TABLE_2_0_idx", "TABLE_2_1_idx", "TABLE_2_2_idx", "TABLE_2_3_idx", "TABLE_2_4_idx", "TABLE_2_5_idx", "TABLE_2_created_idx", "TABLE_2_lastModified_idx"])
+            try TestFixtures.sqlite3(
+                path,
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'TABLE_2' ORDER BY name"
+            )
+                == [
+                    "TABLE_2_0_idx", "TABLE_2_1_idx", "TABLE_2_2_idx", "TABLE_2_3_idx", "TABLE_2_4_idx",
+                    "TABLE_2_5_idx", "TABLE_2_created_idx", "TABLE_2_lastModified_idx",
+                ]
+        )
         #expect(
             try TestFixtures.sqlite3(path, "SELECT sql FROM sqlite_master WHERE name = 'TABLE_2_3_idx'")
-                == ["CREATE INDEX TABLE_2_3_idx on TABLE_2 ( json_extract(soup, '$.Industry') )"])
+                == ["CREATE INDEX TABLE_2_3_idx on TABLE_2 ( json_extract(soup, '$.Industry') )"]
+        )
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT soupName, path, columnName, columnType FROM soup_index_map WHERE soupName = 'accounts'")
+            try TestFixtures.sqlite3(
+                path,
+                "SELECT soupName, path, columnName, columnType FROM soup_index_map WHERE soupName = 'accounts'"
+            )
                 == [
                     "accounts|Id|TABLE_2_0|string", "accounts|NumberOfEmployees|TABLE_2_1|integer",
-                    "accounts|AnnualRevenue|TABLE_2_2|floating", "accounts|Industry|json_extract(soup, '$.Industry')|json1",
+                    "accounts|AnnualRevenue|TABLE_2_2|floating",
+                    "accounts|Industry|json_extract(soup, '$.Industry')|json1",
                     "accounts|Name|TABLE_2_4|full_text", "accounts|__local__|TABLE_2_5|string",
-                ])
+                ]
+        )
         #expect(try TestFixtures.sqlite3(path, "PRAGMA journal_mode") == ["wal"])
         #expect(try TestFixtures.sqlite3(path, "PRAGMA user_version") == ["3"])
         _ = try temporary.store.write { try $0.upsert(entries: TestFixtures.accountRecords(0..<3), into: "accounts") }
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT count(*) FROM TABLE_2 WHERE id = json_extract(soup, '$._soupEntryId') AND lastModified = json_extract(soup, '$._soupLastModifiedDate')")
-                == ["3"])
+            try TestFixtures.sqlite3(
+                path,
+                "SELECT count(*) FROM TABLE_2 WHERE id = json_extract(soup, '$._soupEntryId') AND lastModified = json_extract(soup, '$._soupLastModifiedDate')"
+            )
+                == ["3"]
+        )
         #expect(try TestFixtures.sqlite3(path, "SELECT seq FROM sqlite_sequence WHERE name = 'TABLE_2'") == ["3"])
         // The plan SmartStore relies on for json1 indexes.
-        let plan = try TestFixtures.sqlite3(path, "EXPLAIN QUERY PLAN SELECT id FROM TABLE_2 WHERE json_extract(soup, '$.Industry') = 'x'")
+        let plan = try TestFixtures.sqlite3(
+            path,
+            "EXPLAIN QUERY PLAN SELECT id FROM TABLE_2 WHERE json_extract(soup, '$.Industry') = 'x'"
+        )
         #expect(plan.contains { $0.contains("USING INDEX TABLE_2_3_idx") })
     }
 
@@ -87,22 +131,39 @@ struct SchemaCompatibilityTests {
                         IndexSpec(path: "Id", type: .string), IndexSpec(path: "LastName", type: .fullText),
                         IndexSpec(path: "Title", type: .json1), IndexSpec(path: "__local__", type: .string),
                     ],
-                    tableName: "TABLE_1", entryCount: 2)
-            ])
+                    tableName: "TABLE_1",
+                    entryCount: 2
+                )
+            ]
+        )
         // iOS writes '1' for a true flag in a string column; it reads as dirty.
         #expect(try store.read { try $0.dirtyEntries(in: "contacts") }.map(\.entryID) == [1])
         var titles: [String] = []
         try store.read { reader in
-            try reader.query("select {contacts:Title} from {contacts} where {contacts:LastName} = ?", arguments: [.text("Jones")]) {
+            try reader.query(
+                "select {contacts:Title} from {contacts} where {contacts:LastName} = ?",
+                arguments: [.text("Jones")]
+            ) {
                 titles.append($0.jsonArray)
             }
         }
         #expect(titles == [#"["CTO"]"#])
         var matched: [Int64] = []
-        try store.read { try $0.forEachEntry(matching: QuerySpec(soup: "contacts", path: "LastName", predicate: .match("smi*"))) { matched.append($0.entryID) } }
+        try store.read {
+            try $0.forEachEntry(matching: QuerySpec(soup: "contacts", path: "LastName", predicate: .match("smi*"))) {
+                matched.append($0.entryID)
+            }
+        }
         #expect(matched == [1])
-        let entry = try store.write { try $0.upsert(#"{"Id":"003C","LastName":"Brown","Title":"CFO"}"#, into: "contacts") }
+        let entry = try store.write {
+            try $0.upsert(#"{"Id":"003C","LastName":"Brown","Title":"CFO"}"#, into: "contacts")
+        }
         #expect(entry.entryID == 3)
-        #expect(try TestFixtures.sqlite3(path, "SELECT TABLE_1_0, TABLE_1_1 FROM TABLE_1 WHERE id = 3; SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'brown'") == ["003C|Brown", "3"])
+        #expect(
+            try TestFixtures.sqlite3(
+                path,
+                "SELECT TABLE_1_0, TABLE_1_1 FROM TABLE_1 WHERE id = 3; SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'brown'"
+            ) == ["003C|Brown", "3"]
+        )
     }
 }

@@ -32,12 +32,15 @@ struct StoreCommandTests {
         #expect(imported.stdout == "contacts: 2 inserted, 0 updated\n")
         let again = try syncrun(
             ["store", "import", "contacts", "-", "--store", store, "--external-id", "Id", "--format", "json"],
-            stdin: #"[{"Id":"003B","LastName":"Jones 2"}]"#)
+            stdin: #"[{"Id":"003B","LastName":"Jones 2"}]"#
+        )
         #expect(again.stdout == "{\n  \"inserted\" : 0,\n  \"soup\" : \"contacts\",\n  \"updated\" : 1\n}\n")
 
         let exported = try syncrun(["store", "export", "contacts", "--store", store])
         #expect(exported.status == 0)
-        let entries = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [[String: Any]])
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [[String: Any]]
+        )
         #expect(entries.map { $0["_soupEntryId"] as? Int } == [1, 2])
         #expect(entries.allSatisfy { $0["_soupLastModifiedDate"] is NSNumber })
         #expect(entries[1]["LastName"] as? String == "Jones 2")
@@ -53,7 +56,8 @@ struct StoreCommandTests {
         #expect(
             soups.stdout
                 == "contacts (TABLE_1): 2 entries; indexes Id:string, FirstName:full_text, LastName:full_text, "
-                + "__local__:string, __locally_created__:string, __locally_updated__:string, __locally_deleted__:string\n")
+                + "__local__:string, __locally_created__:string, __locally_updated__:string, __locally_deleted__:string\n"
+        )
     }
 
     @Test func badImportsChangeNothing() throws {
@@ -62,17 +66,27 @@ struct StoreCommandTests {
         let file = directory.url.appendingPathComponent("bad.jsonl").path
         try Data("{\"Id\":\"1\"}\n{\"Id\":\"2\"}\n{\"Id\": \"3\",}\n".utf8).write(to: URL(fileURLWithPath: file))
         let cases: [([String], String?, Int32, String)] = [
-            (["store", "import", "contacts", file], nil, 1,
-             "error: \(file):3:12: malformed JSON at line 3 column 12: "
-                + "trailing comma before '}'; remove the last ','\n"),
-            (["store", "import", "contacts", "-"], #"[{"Id":"1"}, [2]]"#, 1,
-             "error: entry 2 is not an object (found array); every entry must be a JSON object\n"),
-            (["store", "import", "nope", "-"], "[]", 1,
-             "error: unknown soup 'nope'; register it first (syncrun store init) or check the name's case\n"),
-            (["store", "import", "contacts", "-", "--external-id", "Id"], #"[{"Id":"1"},{"Name":"x"}]"#, 1,
-             "error: entry 2 has no value at external id path 'Id'; every entry upserted by 'Id' needs a non-null value there\n"),
-            (["store", "import", "contacts", directory.url.appendingPathComponent("missing.json").path], nil, 2,
-             "error: cannot read '\(directory.url.appendingPathComponent("missing.json").path)'; check the path\n"),
+            (
+                ["store", "import", "contacts", file], nil, 1,
+                "error: \(file):3:12: malformed JSON at line 3 column 12: "
+                    + "trailing comma before '}'; remove the last ','\n"
+            ),
+            (
+                ["store", "import", "contacts", "-"], #"[{"Id":"1"}, [2]]"#, 1,
+                "error: entry 2 is not an object (found array); every entry must be a JSON object\n"
+            ),
+            (
+                ["store", "import", "nope", "-"], "[]", 1,
+                "error: unknown soup 'nope'; register it first (syncrun store init) or check the name's case\n"
+            ),
+            (
+                ["store", "import", "contacts", "-", "--external-id", "Id"], #"[{"Id":"1"},{"Name":"x"}]"#, 1,
+                "error: entry 2 has no value at external id path 'Id'; every entry upserted by 'Id' needs a non-null value there\n"
+            ),
+            (
+                ["store", "import", "contacts", directory.url.appendingPathComponent("missing.json").path], nil, 2,
+                "error: cannot read '\(directory.url.appendingPathComponent("missing.json").path)'; check the path\n"
+            ),
         ]
         for (arguments, stdin, status, message) in cases {
             let result = try syncrun(arguments + ["--store", store], stdin: stdin)
@@ -87,9 +101,12 @@ struct StoreCommandTests {
         defer { try? FileManager.default.removeItem(at: directory.url) }
         _ = try syncrun(
             ["store", "import", "contacts", "-", "--store", store],
-            stdin: #"[{"Id":"003A","LastName":"Smith","__local__":true},{"Id":"003B","LastName":"O'Brien","__local__":false}]"#)
+            stdin:
+                #"[{"Id":"003A","LastName":"Smith","__local__":true},{"Id":"003B","LastName":"O'Brien","__local__":false}]"#
+        )
         let rows = try syncrun([
-            "store", "query", "select {contacts:Id}, {contacts:_soupEntryId} from {contacts} where {contacts:__local__} = ?",
+            "store", "query",
+            "select {contacts:Id}, {contacts:_soupEntryId} from {contacts} where {contacts:__local__} = ?",
             "--arg", "true", "--store", store,
         ])
         #expect(rows.status == 0, "\(rows.stderr)")
@@ -106,7 +123,8 @@ struct StoreCommandTests {
         #expect(
             injected.stderr
                 == "error: invalid path 'Id'); DROP TABLE soup_attrs; --': a path is one or more names of letters, "
-                + "digits and '_', separated by '.' (for example 'Account.Name')\n")
+                + "digits and '_', separated by '.' (for example 'Account.Name')\n"
+        )
         let write = try syncrun(["store", "query", "delete from {contacts}", "--store", store])
         #expect(write.status == 1)
         #expect(write.stderr == "error: invalid Smart SQL: only SELECT (or WITH … SELECT) queries are allowed\n")
@@ -117,8 +135,11 @@ struct StoreCommandTests {
         defer { try? FileManager.default.removeItem(at: directory.url) }
         _ = try syncrun(
             ["store", "import", "contacts", "-", "--store", store],
-            stdin: #"[{"Id":"003A","LastName":"Smith"},{"LastName":"New"},{"Id":"003C","LastName":"Other"}]"#)
-        let created = try syncrun(["store", "mark", "contacts", "--created", "--where", "LastName=New", "--store", store])
+            stdin: #"[{"Id":"003A","LastName":"Smith"},{"LastName":"New"},{"Id":"003C","LastName":"Other"}]"#
+        )
+        let created = try syncrun([
+            "store", "mark", "contacts", "--created", "--where", "LastName=New", "--store", store,
+        ])
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stdout == "contacts: 1 entries marked created\n")
         let updated = try syncrun(["store", "mark", "contacts", "--updated", "--where", "Id=003A", "--store", store])
@@ -153,6 +174,7 @@ struct StoreCommandTests {
         #expect(
             result.stderr
                 == "error: store '\(directory.url.path)/.syncrun/store.db' does not exist; create it with "
-                + "'syncrun store init' or pass --store FILE\n")
+                + "'syncrun store init' or pass --store FILE\n"
+        )
     }
 }

@@ -14,7 +14,9 @@ struct StoreFileTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")
         #expect((wal[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        let parent = try FileManager.default.attributesOfItem(atPath: directory.url.appendingPathComponent("nested/.syncrun").path)
+        let parent = try FileManager.default.attributesOfItem(
+            atPath: directory.url.appendingPathComponent("nested/.syncrun").path
+        )
         #expect((parent[.posixPermissions] as? NSNumber)?.intValue == 0o700)
     }
 
@@ -28,7 +30,11 @@ struct StoreFileTests {
             Issue.record("expected an error")
         } catch let error as SoupStoreError {
             #expect(error.code == .encryptedStore)
-            #expect(error.message.hasPrefix("'\(path)' is not a plain SQLite file; it is most likely an encrypted (SQLCipher) SmartStore"))
+            #expect(
+                error.message.hasPrefix(
+                    "'\(path)' is not a plain SQLite file; it is most likely an encrypted (SQLCipher) SmartStore"
+                )
+            )
         }
     }
 
@@ -44,7 +50,10 @@ struct StoreFileTests {
         let temporary = try TestFixtures.store()
         let path = temporary.path
         defer { temporary.remove() }
-        _ = try TestFixtures.sqlite3(path, "INSERT INTO long_operations_status (type, details, status) VALUES ('AlterSoup', '{}', '2')")
+        _ = try TestFixtures.sqlite3(
+            path,
+            "INSERT INTO long_operations_status (type, details, status) VALUES ('AlterSoup', '{}', '2')"
+        )
         do {
             _ = try SoupStore(path: path)
             Issue.record("expected an error")

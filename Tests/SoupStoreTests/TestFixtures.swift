@@ -13,7 +13,8 @@ enum TestFixtures {
             IndexSpec(path: "__locally_created__", type: .string),
             IndexSpec(path: "__locally_updated__", type: .string),
             IndexSpec(path: "__locally_deleted__", type: .string),
-        ])
+        ]
+    )
 
     /// An accounts soup with one index of each kind.
     static let accounts = SoupSpec(
@@ -22,7 +23,8 @@ enum TestFixtures {
             IndexSpec(path: "Id", type: .string), IndexSpec(path: "NumberOfEmployees", type: .integer),
             IndexSpec(path: "AnnualRevenue", type: .floating), IndexSpec(path: "Industry", type: .json1),
             IndexSpec(path: "Name", type: .fullText), IndexSpec(path: "__local__", type: .string),
-        ])
+        ]
+    )
 
     /// A JSON array of `count` account records, ids `001…`, modification dates increasing.
     static func accountRecords(_ range: Range<Int>, extra: String = "") -> String {

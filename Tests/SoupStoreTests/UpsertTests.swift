@@ -80,7 +80,8 @@ struct UpsertTests {
             #expect(
                 error.message
                     == "entry 1: 2 entries of soup 'accounts' share its value at 'Id'; an upsert by 'Id' needs it "
-                    + "to be unique (delete the duplicates first)")
+                    + "to be unique (delete the duplicates first)"
+            )
         }
     }
 
@@ -89,15 +90,19 @@ struct UpsertTests {
         defer { temporary.remove() }
         try temporary.store.write { writer in
             _ = try writer.upsert(
-                #"{"Id":"A","NumberOfEmployees":10,"AnnualRevenue":2,"Name":"Acme","__local__":true}"#, into: "accounts")
+                #"{"Id":"A","NumberOfEmployees":10,"AnnualRevenue":2,"Name":"Acme","__local__":true}"#,
+                into: "accounts"
+            )
             _ = try writer.upsert(
                 #"{"_soupEntryId":1,"Id":"B","NumberOfEmployees":12.9,"AnnualRevenue":"x","Name":"Beta","__local__":false}"#,
-                into: "accounts")
+                into: "accounts"
+            )
         }
         let rows = try TestFixtures.sqlite3(
             temporary.path,
             "SELECT TABLE_1_0, TABLE_1_1, quote(TABLE_1_2), TABLE_1_4, TABLE_1_5 FROM TABLE_1; "
-                + "SELECT rowid, TABLE_1_4 FROM TABLE_1_fts;")
+                + "SELECT rowid, TABLE_1_4 FROM TABLE_1_fts;"
+        )
         #expect(rows == ["B|12|NULL|Beta|false", "1|Beta"])
     }
 
@@ -108,16 +113,20 @@ struct UpsertTests {
                 IndexSpec(path: "flag", type: .string), IndexSpec(path: "number", type: .string),
                 IndexSpec(path: "list", type: .string), IndexSpec(path: "a.b.c", type: .string),
                 IndexSpec(path: "missing", type: .integer),
-            ])
+            ]
+        )
         let temporary = try TestFixtures.store([soup])
         defer { temporary.remove() }
         try temporary.store.write { writer in
             _ = try writer.upsert(
                 #"{"flag":true,"number":1.5,"list":[1,"x"],"a":{"b":[{"c":"xx"},{"c":"xy"},{"d":1}]}}"#,
-                into: "values")
+                into: "values"
+            )
         }
         let rows = try TestFixtures.sqlite3(
-            temporary.path, "SELECT TABLE_1_0, TABLE_1_1, TABLE_1_2, TABLE_1_3, quote(TABLE_1_4) FROM TABLE_1")
+            temporary.path,
+            "SELECT TABLE_1_0, TABLE_1_1, TABLE_1_2, TABLE_1_3, quote(TABLE_1_4) FROM TABLE_1"
+        )
         #expect(rows == [#"true|1.5|[1,"x"]|["xx","xy"]|NULL"#])
     }
 
@@ -149,7 +158,9 @@ struct UpsertTests {
         defer { temporary.remove() }
         let counts = try temporary.store.write { writer in
             try writer.upsert(
-                entries: #"[{"_soupEntryId":10,"Id":"a"},{"Id":"b"},{"_soupEntryId":3,"Id":"c"}]"#, into: "accounts")
+                entries: #"[{"_soupEntryId":10,"Id":"a"},{"Id":"b"},{"_soupEntryId":3,"Id":"c"}]"#,
+                into: "accounts"
+            )
         }
         #expect(counts == UpsertCounts(inserted: 3, updated: 0))
         var ids: [Int64] = []
@@ -170,7 +181,11 @@ struct UpsertTests {
             #expect(try writer.deleteEntries([1, 2, 99], from: "accounts") == 2)
             #expect(
                 try writer.deleteEntries(
-                    from: "accounts", wherePath: "Id", isIn: ["001000000000009", "001000000000008"]) == 2)
+                    from: "accounts",
+                    wherePath: "Id",
+                    isIn: ["001000000000009", "001000000000008"]
+                ) == 2
+            )
             #expect(try writer.reader.entryCount(in: "accounts") == 6)
         }
         #expect(try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM TABLE_1_fts") == ["6"])

@@ -32,11 +32,13 @@ struct ConfigLoaderTests {
         #expect(
             loaded.diagnostics.map(\.description) == [
                 "globalsyncs.json:1:64: error: syncs[0].soupName: soup 'user' is not declared in 'globalstore.json'; add it to 'soups' there"
-            ])
+            ]
+        )
         #expect(
             loaded.files.map { URL(fileURLWithPath: $0).lastPathComponent } == [
                 "userstore.json", "globalstore.json", "globalsyncs.json",
-            ])
+            ]
+        )
         #expect(loaded.userSyncs == nil)
         #expect(loaded.globalStore?.soups.map(\.name) == ["global"])
     }

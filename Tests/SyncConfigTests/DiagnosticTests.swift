@@ -6,19 +6,31 @@ import Testing
 struct DiagnosticTests {
     @Test func descriptionIsCompilerStyle() {
         let diagnostic = Diagnostic(
-            location: SourceLocation(file: "usersyncs.json", line: 3, column: 17), severity: .error,
-            path: "syncs[0].syncType", code: .unknownSyncType, message: "unknown sync type 'x'")
+            location: SourceLocation(file: "usersyncs.json", line: 3, column: 17),
+            severity: .error,
+            path: "syncs[0].syncType",
+            code: .unknownSyncType,
+            message: "unknown sync type 'x'"
+        )
         #expect(diagnostic.description == "usersyncs.json:3:17: error: syncs[0].syncType: unknown sync type 'x'")
         let syntax = Diagnostic(
-            location: SourceLocation(file: "a.yaml", line: 1, column: 2), severity: .warning, path: "",
-            code: .syntax, message: "m")
+            location: SourceLocation(file: "a.yaml", line: 1, column: 2),
+            severity: .warning,
+            path: "",
+            code: .syntax,
+            message: "m"
+        )
         #expect(syntax.description == "a.yaml:1:2: warning: m")
     }
 
     @Test func encodesExactlyTheDocumentedKeys() throws {
         let diagnostic = Diagnostic(
-            location: SourceLocation(file: "f.json", line: 1, column: 2), severity: .warning, path: "syncs",
-            code: .unknownKey, message: "m")
+            location: SourceLocation(file: "f.json", line: 1, column: 2),
+            severity: .warning,
+            path: "syncs",
+            code: .unknownKey,
+            message: "m"
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(diagnostic), as: UTF8.self)
@@ -54,7 +66,8 @@ struct DiagnosticTests {
                 "usersyncs.json:4:42: warning: syncs[1].options.feildlist: unknown key 'feildlist'; did you mean 'fieldlist'? (the key is kept as is but not used)",
                 "usersyncs.json:4:80: error: syncs[1].dependsOn[0]: depends on 'dwn', which is not defined; did you mean 'down'?",
                 "usersyncs.json:6:87: error: syncs[2].target.query: invalid SOQL: expected a field, 'NOT' or '(' after 'WHERE', found end of query",
-            ])
+            ]
+        )
         #expect(loaded.errorCount == 5)
         #expect(loaded.warningCount == 2)
     }
@@ -64,7 +77,8 @@ struct DiagnosticTests {
         #expect(
             loaded.diagnostics.map(\.description) == [
                 "usersyncs.json:3:13: error: trailing comma before '}'; remove the last ','"
-            ])
+            ]
+        )
         #expect(loaded.userSyncs == nil)
     }
 
@@ -73,6 +87,7 @@ struct DiagnosticTests {
         #expect(
             loaded.diagnostics.map(\.description) == [
                 "userstore.yaml:3:1: error: invalid YAML: found unexpected end of stream (while scanning a quoted scalar at line 2, column 15)"
-            ])
+            ]
+        )
     }
 }

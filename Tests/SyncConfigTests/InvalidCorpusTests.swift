@@ -48,10 +48,14 @@ struct InvalidCorpusTests {
         let loaded = try ConfigLoader().load(ConfigFiles.locate(in: directory))
         let actual = loaded.diagnostics.map { diagnostic in
             Expected.Entry(
-                file: URL(fileURLWithPath: diagnostic.file).lastPathComponent, line: diagnostic.line,
-                column: diagnostic.column, severity: diagnostic.severity.rawValue, path: diagnostic.path,
+                file: URL(fileURLWithPath: diagnostic.file).lastPathComponent,
+                line: diagnostic.line,
+                column: diagnostic.column,
+                severity: diagnostic.severity.rawValue,
+                path: diagnostic.path,
                 code: diagnostic.code.rawValue,
-                message: expected.diagnostics.contains { $0.message != nil } ? diagnostic.message : nil)
+                message: expected.diagnostics.contains { $0.message != nil } ? diagnostic.message : nil
+            )
         }
         #expect(actual.map(\.description) == expected.diagnostics.map(\.description))
         #expect(loaded.hasErrors, "every corpus case must contain at least one error")

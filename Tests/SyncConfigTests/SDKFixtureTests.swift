@@ -19,7 +19,9 @@ struct SDKFixtureTests {
         let url = RepositoryPaths.sdkFixtures.appendingPathComponent(name)
         let isStore = name.hasSuffix("store.json")
         let loaded = try ConfigLoader().load(
-            storeConfig: isStore ? url : nil, syncsConfig: isStore ? nil : url)
+            storeConfig: isStore ? url : nil,
+            syncsConfig: isStore ? nil : url
+        )
         #expect(!loaded.hasErrors, "\(loaded.diagnostics.map(\.description))")
         if isStore {
             #expect(loaded.userStore?.soups.isEmpty == false)
@@ -31,7 +33,8 @@ struct SDKFixtureTests {
     @Test func explorerPairValidatesTogether() throws {
         let loaded = try ConfigLoader().load(
             storeConfig: RepositoryPaths.sdkFixtures.appendingPathComponent("explorer-userstore.json"),
-            syncsConfig: RepositoryPaths.sdkFixtures.appendingPathComponent("explorer-usersyncs.json"))
+            syncsConfig: RepositoryPaths.sdkFixtures.appendingPathComponent("explorer-usersyncs.json")
+        )
         #expect(!loaded.hasErrors)
         // The explorer's query selects neither Id nor LastModifiedDate: two warnings, no more.
         #expect(loaded.diagnostics.map(\.code) == [.soqlMissingIDField, .soqlMissingModificationDateField])
@@ -56,7 +59,9 @@ struct SDKFixtureTests {
         #expect(upKinds == [.single, .batch, .collection, .parentChildren])
         // The layout sync loads, with a warning that syncrun does not run it yet.
         #expect(loaded.diagnostics.map(\.code) == [.targetNotRunYet])
-        #expect(loaded.diagnostics.allSatisfy { $0.severity == .warning && $0.path.description.hasSuffix("target.type") })
+        #expect(
+            loaded.diagnostics.allSatisfy { $0.severity == .warning && $0.path.description.hasSuffix("target.type") }
+        )
         #expect(loaded.diagnostics.first?.message.contains("cannot run 'layout' sync down targets yet") == true)
     }
 

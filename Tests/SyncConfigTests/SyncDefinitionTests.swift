@@ -17,7 +17,8 @@ struct SyncDefinitionTests {
               {"syncName": "up", "syncType": "syncUp", "soupName": "a", "target": {},
                "options": {"mergeMode": "LEAVE_IF_CHANGED"}}
             ]}
-            """)
+            """
+        )
         #expect(loaded.diagnostics.map(\.code) == [.missingMergeMode])
         guard case .down(.soql(let soql)) = syncs[0].target, case .up(let up) = syncs[1].target else {
             Issue.record("unexpected targets")
@@ -60,14 +61,16 @@ struct SyncDefinitionTests {
                "target": {"type": "collection", "maxBatchSize": 50},
                "options": {"mergeMode": "OVERWRITE"}}
             ]}
-            """)
+            """
+        )
         #expect(
             ConfigFixture.summary(loaded) == [
                 "3:94: warning: syncs[0].target.maxBatchSize: value-clamped",
                 "7:34: warning: syncs[1].target.countIdsPerSoql: value-clamped",
                 "14:59: warning: syncs[3].target.countIdsPerRetrieve: value-clamped",
                 "18:65: warning: syncs[4].target.maxBatchSize: value-clamped",
-            ])
+            ]
+        )
         guard case .down(.soql(let soql)) = syncs[0].target,
             case .down(.refresh(let refresh)) = syncs[1].target,
             case .down(.refresh(let ios)) = syncs[2].target,
@@ -102,7 +105,8 @@ struct SyncDefinitionTests {
             """
             {"syncs": [{"syncName": "up", "syncType": "syncUp", "soupName": "a",
                         "target": {"\(key)": "\(name)"}, "options": {"mergeMode": "OVERWRITE"}}]}
-            """)
+            """
+        )
         #expect(loaded.diagnostics.isEmpty)
         guard case .up(let target)? = syncs.first?.target else {
             Issue.record("no sync up")
@@ -123,7 +127,8 @@ struct SyncDefinitionTests {
                             "options": {"mergeMode": "OVERWRITE"}}]}
                 """
             ],
-            registry: TargetImplRegistry(customImplNames: ["MyUp", "com.example.MyUp"]))
+            registry: TargetImplRegistry(customImplNames: ["MyUp", "com.example.MyUp"])
+        )
         #expect(loaded.diagnostics.isEmpty)
         guard case .up(let target)? = loaded.userSyncs?.syncs.first?.target else {
             Issue.record("no sync up")
@@ -145,7 +150,8 @@ struct SyncDefinitionTests {
                           "hint": {"n": [1, 2.5, true, null]}},
                "options": {"mergeMode": "OVERWRITE", "retries": 3}}
             ]}
-            """)
+            """
+        )
         #expect(loaded.diagnostics.map(\.code) == [.unknownKey, .unknownKey, .unknownKey])
         let sync = try #require(syncs.first)
         #expect(sync.extraKeys == ["owner": .string("team-x")])
@@ -155,7 +161,8 @@ struct SyncDefinitionTests {
                 {"options":{"mergeMode":"OVERWRITE","retries":3},"owner":"team-x","soupName":"a","syncName":"down",\
                 "syncType":"syncDown","target":{"hint":{"n":[1,2.5,true,null]},"idFieldName":"Id","maxBatchSize":2000,\
                 "modificationDateFieldName":"LastModifiedDate","query":"SELECT Id, LastModifiedDate FROM A","type":"soql"}}
-                """)
+                """
+        )
         // Reading the normalised form back gives the same definition.
         let (again, reread) = try self.syncs(#"{"syncs": ["# + sync.normalizedJSON.jsonText() + "]}")
         #expect(again.diagnostics.map(\.code) == [.unknownKey, .unknownKey, .unknownKey])
@@ -173,7 +180,8 @@ struct SyncDefinitionTests {
                                       "soupName": "contacts", "parentIdFieldName": "AccountId"},
                          "relationshipType": "LOOKUP", "childrenCreateFieldlist": ["LastName"]},
               "options": {"mergeMode": "OVERWRITE"}}]}
-            """)
+            """
+        )
         #expect(loaded.diagnostics.isEmpty)
         guard case .up(let target)? = syncs.first?.target else {
             Issue.record("no sync up")
@@ -197,7 +205,8 @@ struct SyncDefinitionTests {
                "target": {"type": "soql", "query": "SELECT Id, LastModifiedDate FROM A"},
                "options": {"mergeMode": "OVERWRITE", "cleanGhosts": true}}
             ]}
-            """)
+            """
+        )
         #expect(loaded.diagnostics.isEmpty)
         #expect(syncs.map(\.dependsOn) == [[], ["a"]])
         #expect(syncs.map(\.options.cleanGhosts) == [false, true])

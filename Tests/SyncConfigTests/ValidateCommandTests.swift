@@ -33,7 +33,9 @@ struct ValidateCommandTests {
                         target: {type: soql, query: "SELECT Id, Name, LastModifiedDate FROM Account"}
                         options: {mergeMode: OVERWRITE}
                     """,
-                ], to: directory)
+                ],
+                to: directory
+            )
             let run = try syncrun(["validate"], in: directory)
             #expect(run.status == 0)
             #expect(run.stdout == "OK: 1 sync, 1 soup\n")
@@ -54,7 +56,9 @@ struct ValidateCommandTests {
                        "options": {"mergeMode": "OVERWRITE"}}
                     ]}
                     """,
-                ], to: directory)
+                ],
+                to: directory
+            )
             let run = try syncrun(["validate", "--config", "."], in: directory)
             #expect(run.status == 1)
             #expect(
@@ -64,7 +68,8 @@ struct ValidateCommandTests {
                     usersyncs.json:4:73: error: syncs[1].target.query: invalid SOQL: expected an object name after 'FROM', found end of query
                     2 errors, 1 warning in 2 files
 
-                    """)
+                    """
+            )
         }
     }
 
@@ -78,11 +83,13 @@ struct ValidateCommandTests {
             #expect(
                 entries.map { $0["code"] as? String } == [
                     "missing-key", "missing-key", "missing-merge-mode", "unknown-sync-type",
-                ])
+                ]
+            )
             #expect(
                 entries.allSatisfy {
                     Set($0.keys) == ["file", "line", "column", "severity", "path", "code", "message"]
-                })
+                }
+            )
             #expect(entries.first?["file"] as? String == "usersyncs.json")
             #expect(entries.last?["line"] as? Int == 1)
             #expect(entries.last?["column"] as? Int == 42)
@@ -96,7 +103,9 @@ struct ValidateCommandTests {
                 [
                     "usersyncs.json":
                         #"{"syncs": [{"syncName": "a", "syncType": "syncUp", "soupName": "s", "target": {}}]}"#
-                ], to: directory)
+                ],
+                to: directory
+            )
             let run = try syncrun(["validate"], in: directory)
             #expect(run.status == 0)
             #expect(run.stdout.hasSuffix("1 warning in 1 file\n"))
@@ -127,7 +136,9 @@ struct ValidateCommandTests {
             [
                 "validate", "--store-config", fixtures.appendingPathComponent("explorer-userstore.json").path,
                 "--syncs-config", fixtures.appendingPathComponent("explorer-usersyncs.json").path,
-            ], in: fixtures)
+            ],
+            in: fixtures
+        )
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("2 warnings in 2 files\n"))
     }

@@ -17,20 +17,30 @@ struct BriefcaseTests {
     }
 
     static func definition(
-        mergeMode: SyncConfig.MergeMode = .overwrite, countIdsPerRetrieve: Int = 2
+        mergeMode: SyncConfig.MergeMode = .overwrite,
+        countIdsPerRetrieve: Int = 2
     ) -> SyncDefinition {
         SyncDefinition(
-            name: "briefcase", type: .syncDown, soupName: "",
+            name: "briefcase",
+            type: .syncDown,
+            soupName: "",
             target: .down(
                 .briefcase(
                     BriefcaseSyncDownTarget(
                         infos: [
                             BriefcaseObjectInfo(sobjectType: "Account", soupName: "accounts", fieldlist: ["Name"]),
                             BriefcaseObjectInfo(
-                                sobjectType: "Contact", soupName: "contacts", fieldlist: ["LastName", "AccountId"]),
+                                sobjectType: "Contact",
+                                soupName: "contacts",
+                                fieldlist: ["LastName", "AccountId"]
+                            ),
                         ],
-                        countIdsPerRetrieve: countIdsPerRetrieve))),
-            options: SyncOptions(mergeMode: mergeMode))
+                        countIdsPerRetrieve: countIdsPerRetrieve
+                    )
+                )
+            ),
+            options: SyncOptions(mergeMode: mergeMode)
+        )
     }
 
     static func isPriming(_ entry: RequestLogEntry) -> Bool {
@@ -40,7 +50,11 @@ struct BriefcaseTests {
     @Test func firstRunSavesEachTypeIntoItsSoupThroughPrimingPagesAndRetrieveSlices() async throws {
         try await EngineHarness.with(pageSize: 3, schema: Self.schema()) { harness in
             try await harness.registerContactsSoup()
-            let energy = try harness.createAccounts(["E1", "E2", "E3", "E4", "E5"], industry: "Energy", secondsApart: 1)
+            let energy = try harness.createAccounts(
+                ["E1", "E2", "E3", "E4", "E5"],
+                industry: "Energy",
+                secondsApart: 1
+            )
             try harness.createAccounts(["Other 1", "Other 2"], industry: "Banking")
             for name in ["C1", "C2", "C3"] { try harness.createChild(name, accountID: energy[0]) }
 
@@ -80,7 +94,10 @@ struct BriefcaseTests {
 
             // Written after the run but stamped exactly at the watermark's instant (same millisecond).
             let tie = try harness.seedRecord(
-                "Account", fields: ["Name": "Tie", "Industry": "Energy"], stampedAt: watermark)
+                "Account",
+                fields: ["Name": "Tie", "Industry": "Energy"],
+                stampedAt: watermark
+            )
             harness.clock.advance(seconds: 30)
             try harness.updateAccount(ids[1], fields: ["Name": .string("E2 renamed")])
             try harness.createAccounts(["Not in the briefcase"], industry: "Banking")
@@ -240,13 +257,18 @@ struct BriefcaseTests {
     @Test func infosNamingOneTypeTwiceAreRefusedBeforeAnyRequest() async throws {
         try await EngineHarness.with(schema: Self.schema()) { harness in
             let definition = SyncDefinition(
-                name: "twice", type: .syncDown, soupName: "accounts",
+                name: "twice",
+                type: .syncDown,
+                soupName: "accounts",
                 target: .down(
                     .briefcase(
                         BriefcaseSyncDownTarget(infos: [
                             BriefcaseObjectInfo(sobjectType: "Account", soupName: "accounts", fieldlist: ["Name"]),
                             BriefcaseObjectInfo(sobjectType: "account", soupName: "accounts", fieldlist: ["Id"]),
-                        ]))))
+                        ])
+                    )
+                )
+            )
             let refusal = await #expect(throws: SyncEngineError.self) {
                 try await harness.engine().syncDown(definition)
             }
@@ -273,7 +295,9 @@ extension EngineHarness {
     /// Marks the stored contact `id` as locally updated with `lastName`.
     func editLocally(_ id: String, lastName: String) throws {
         try store.write { writer in
-            guard let entry = try writer.reader.entries(in: "contacts", wherePath: "Id", isIn: [id]).first else { return }
+            guard let entry = try writer.reader.entries(in: "contacts", wherePath: "Id", isIn: [id]).first else {
+                return
+            }
             var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
             fields["LastName"] = .string(lastName)
             fields["__local__"] = .bool(true)
@@ -290,7 +314,8 @@ extension EngineHarness {
         members.append("\"LastModifiedDate\": \"\(stamp)\"")
         members.append("\"SystemModstamp\": \"\(stamp)\"")
         let reference = "Seed\(UUID().uuidString.prefix(8))"
-        let record = "{\"attributes\": {\"type\": \"\(type)\", \"referenceId\": \"\(reference)\"}, "
+        let record =
+            "{\"attributes\": {\"type\": \"\(type)\", \"referenceId\": \"\(reference)\"}, "
             + members.joined(separator: ", ") + "}"
         let file = directory.appendingPathComponent("seed-\(reference).json")
         try Data("{\"records\": [\(record)]}".utf8).write(to: file)

@@ -38,34 +38,47 @@ struct EngineHarness: Sendable {
         indexes: [
             IndexSpec(path: "Id", type: .string), IndexSpec(path: "__local__", type: .string),
             IndexSpec(path: "__sync_id__", type: .integer),
-        ])
+        ]
+    )
 
     /// Runs `body` with a fresh harness; everything is removed afterwards. `schema` replaces the
     /// local org's standard one (custom objects, briefcases).
     static func with<T: Sendable>(
-        pageSize: Int? = nil, faults: FaultConfiguration = .none, schema: OrgSchema? = nil,
+        pageSize: Int? = nil,
+        faults: FaultConfiguration = .none,
+        schema: OrgSchema? = nil,
         _ body: (EngineHarness) async throws -> T
     ) async throws -> T {
         try await TemporaryDirectory.with(prefix: "syncengine") { directory in
             let clock = TestClock()
             let database = try OrgDatabase(
-                directory: directory.appendingPathComponent("org"), schema: schema,
-                configuration: OrgDatabase.Configuration(now: { clock.now }))
+                directory: directory.appendingPathComponent("org"),
+                schema: schema,
+                configuration: OrgDatabase.Configuration(now: { clock.now })
+            )
             let logURL = directory.appendingPathComponent("requests.jsonl")
             let server = try LocalOrgServer(
                 configuration: LocalOrgConfiguration(pageSize: pageSize, faults: faults, requestLogURL: logURL),
-                database: database)
+                database: database
+            )
             let store = try SoupStore(path: directory.appendingPathComponent("store.db").path)
             try await store.write { writer in _ = try writer.registerSoup(accountsSoup) }
             return try await server.withRunningServer { endpoint in
                 let orgEndpoint = try OrgEndpoint(
-                    baseURL: endpoint.baseURL.absoluteString, accessToken: endpoint.accessToken)
+                    baseURL: endpoint.baseURL.absoluteString,
+                    accessToken: endpoint.accessToken
+                )
                 var configuration = RESTOrgClient.Configuration(endpoint: orgEndpoint)
                 configuration.retryPolicy = .default
                 return try await withRESTOrgClient(configuration: configuration, logger: Self.logger) { client in
                     let harness = EngineHarness(
-                        directory: directory, database: database, clock: clock, org: client, store: store,
-                        requestLogURL: logURL)
+                        directory: directory,
+                        database: database,
+                        clock: clock,
+                        org: client,
+                        store: store,
+                        requestLogURL: logURL
+                    )
                     return try await body(harness)
                 }
             }
@@ -135,7 +148,8 @@ struct EngineHarness: Sendable {
         var value = SoupValue.null
         try store.read { reader in
             try reader.query(
-                "SELECT {\(soup):\(path)} FROM {\(soup)} WHERE {\(soup):Id} = ?", arguments: [.text(id)]
+                "SELECT {\(soup):\(path)} FROM {\(soup)} WHERE {\(soup):Id} = ?",
+                arguments: [.text(id)]
             ) { row in value = row.values[0] }
         }
         return value
@@ -171,13 +185,19 @@ struct EngineHarness: Sendable {
 /// Sync definitions for tests.
 enum Definitions {
     static func soql(
-        _ name: String, query: String, soup: String = "accounts", mergeMode: SyncConfig.MergeMode = .overwrite,
+        _ name: String,
+        query: String,
+        soup: String = "accounts",
+        mergeMode: SyncConfig.MergeMode = .overwrite,
         maxBatchSize: Int = 2000
     ) -> SyncDefinition {
         SyncDefinition(
-            name: name, type: .syncDown, soupName: soup,
+            name: name,
+            type: .syncDown,
+            soupName: soup,
             target: .down(.soql(SOQLSyncDownTarget(query: query, maxBatchSize: maxBatchSize))),
-            options: SyncOptions(mergeMode: mergeMode))
+            options: SyncOptions(mergeMode: mergeMode)
+        )
     }
 }
 

@@ -113,7 +113,8 @@ struct GhostCleaningTests {
             #expect(
                 error?.message
                     == "sync 'limited': cannot clean ghosts of a query with LIMIT or OFFSET, because the ids it "
-                    + "returns now need not be the rows it fetched; remove LIMIT/OFFSET from the query to clean ghosts")
+                    + "returns now need not be the rows it fetched; remove LIMIT/OFFSET from the query to clean ghosts"
+            )
             #expect(try harness.storedCount() == 1)
         }
     }

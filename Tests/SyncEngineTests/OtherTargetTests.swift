@@ -12,9 +12,17 @@ struct OtherTargetTests {
         try await EngineHarness.with { harness in
             try harness.createAccounts(["Acme North", "Acme South", "Globex"])
             let definition = SyncDefinition(
-                name: "search", type: .syncDown, soupName: "accounts",
+                name: "search",
+                type: .syncDown,
+                soupName: "accounts",
                 target: .down(
-                    .sosl(SOSLSyncDownTarget(query: "FIND {Acme} IN NAME FIELDS RETURNING Account(Id, Name, LastModifiedDate)"))))
+                    .sosl(
+                        SOSLSyncDownTarget(
+                            query: "FIND {Acme} IN NAME FIELDS RETURNING Account(Id, Name, LastModifiedDate)"
+                        )
+                    )
+                )
+            )
             let summary = try await harness.engine().syncDown(definition)
             #expect(summary.status == .done, "\(summary.error ?? "")")
             #expect(try harness.storedNames() == ["Acme North", "Acme South"])
@@ -27,11 +35,15 @@ struct OtherTargetTests {
         try await EngineHarness.with { harness in
             try await harness.store.write { writer in
                 _ = try writer.registerSoup(
-                    SoupSpec(name: "sfdcMetadata", indexes: [IndexSpec(path: "Id", type: .string)]))
+                    SoupSpec(name: "sfdcMetadata", indexes: [IndexSpec(path: "Id", type: .string)])
+                )
             }
             let definition = SyncDefinition(
-                name: "accountMetadata", type: .syncDown, soupName: "sfdcMetadata",
-                target: .down(.metadata(MetadataSyncDownTarget(sobjectType: "Account"))))
+                name: "accountMetadata",
+                type: .syncDown,
+                soupName: "sfdcMetadata",
+                target: .down(.metadata(MetadataSyncDownTarget(sobjectType: "Account")))
+            )
             let engine = harness.engine()
 
             let first = try await engine.syncDown(definition)
@@ -59,8 +71,11 @@ struct OtherTargetTests {
             let ids = try harness.createAccounts(["Viewed 1", "Viewed 2", "Never viewed"])
             for id in ids.prefix(2) { _ = try await harness.org.retrieve("Account", id: id, fields: ["Name"]) }
             let definition = SyncDefinition(
-                name: "recent", type: .syncDown, soupName: "accounts",
-                target: .down(.mru(MRUSyncDownTarget(sobjectType: "Account", fieldlist: ["Name"]))))
+                name: "recent",
+                type: .syncDown,
+                soupName: "accounts",
+                target: .down(.mru(MRUSyncDownTarget(sobjectType: "Account", fieldlist: ["Name"])))
+            )
             let engine = harness.engine()
             let summary = try await engine.syncDown(definition)
             #expect(summary.status == .done, "\(summary.error ?? "")")
@@ -80,17 +95,29 @@ struct OtherTargetTests {
             let ids = try harness.createAccounts(["Fresh 1", "Fresh 2", "Fresh 3"], industry: "Energy")
             try await harness.store.write { writer in
                 for id in ids.prefix(2) {
-                    _ = try writer.upsert(#"{"Id": "\#(id)", "__local__": false}"#, into: "accounts", byExternalIDPath: "Id")
+                    _ = try writer.upsert(
+                        #"{"Id": "\#(id)", "__local__": false}"#,
+                        into: "accounts",
+                        byExternalIDPath: "Id"
+                    )
                 }
                 _ = try writer.upsert(#"{"Id": "local_1", "Name": "Made here", "__local__": true}"#, into: "accounts")
             }
             let definition = SyncDefinition(
-                name: "refresh", type: .syncDown, soupName: "accounts",
+                name: "refresh",
+                type: .syncDown,
+                soupName: "accounts",
                 target: .down(
                     .refresh(
                         RefreshSyncDownTarget(
-                            sobjectType: "Account", fieldlist: ["Name", "Industry"], soupName: "accounts",
-                            countIdsPerSoql: 1))))
+                            sobjectType: "Account",
+                            fieldlist: ["Name", "Industry"],
+                            soupName: "accounts",
+                            countIdsPerSoql: 1
+                        )
+                    )
+                )
+            )
             let engine = harness.engine()
             let summary = try await engine.syncDown(definition)
             #expect(summary.status == .done, "\(summary.error ?? "")")

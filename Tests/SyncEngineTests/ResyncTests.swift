@@ -13,7 +13,9 @@ struct ResyncTests {
             let ids = try harness.createAccounts((1...20).map { String(format: "Account %02d", $0) }, secondsApart: 1)
             let engine = harness.engine()
             let definition = Definitions.soql(
-                "accounts", query: "SELECT Name FROM Account WHERE Name != 'x' OR Name = 'y'")
+                "accounts",
+                query: "SELECT Name FROM Account WHERE Name != 'x' OR Name = 'y'"
+            )
             let first = try await engine.syncDown(definition)
             #expect(first.fetched == 20 && first.pages == 4)
             let queriesAfterFirst = try harness.queryRequestCount()
@@ -35,7 +37,9 @@ struct ResyncTests {
             #expect(try harness.storedCount() == 20)
             #expect(try harness.storedNames().filter { $0.hasSuffix("(changed)") }.count == 2)
             let log = try harness.requestLog().filter { $0.path.contains("/query") }
-            let lastQuery = try #require(log.last?.path.removingPercentEncoding?.replacingOccurrences(of: "+", with: " "))
+            let lastQuery = try #require(
+                log.last?.path.removingPercentEncoding?.replacingOccurrences(of: "+", with: " ")
+            )
             #expect(lastQuery.contains("LastModifiedDate >= "))
             #expect(lastQuery.contains(" AND (Name != 'x' OR Name = 'y')"))
         }

@@ -7,8 +7,18 @@ import Testing
 struct SyncDownProgressTests {
     private func state() -> StoredSyncState {
         StoredSyncState(
-            id: 3, kind: .syncDown, name: "s", targetJSON: "{}", optionsJSON: "{}", soupName: "soup",
-            status: .failed, progress: 40, totalSize: 9, maxTimeStamp: 500, error: "old")
+            id: 3,
+            kind: .syncDown,
+            name: "s",
+            targetJSON: "{}",
+            optionsJSON: "{}",
+            soupName: "soup",
+            status: .failed,
+            progress: 40,
+            totalSize: 9,
+            maxTimeStamp: 500,
+            error: "old"
+        )
     }
 
     @Test func startResetsTheRunFields() {

@@ -13,7 +13,9 @@ struct SyncDownTests {
             try harness.createAccounts((1...7).map { "Account \($0)" }, secondsApart: 1)
             let recorder = EventRecorder()
             let summary = try await harness.engine().syncDown(
-                Definitions.soql("accounts", query: "SELECT Name FROM Account"), events: recorder.continuation)
+                Definitions.soql("accounts", query: "SELECT Name FROM Account"),
+                events: recorder.continuation
+            )
             let events = await recorder.finish()
 
             #expect(summary.status == .done)
@@ -46,7 +48,9 @@ struct SyncDownTests {
     @Test func savedRecordsCarrySyncIDAndCleanFlags() async throws {
         try await EngineHarness.with { harness in
             let ids = try harness.createAccounts(["Acme"])
-            let summary = try await harness.engine().syncDown(Definitions.soql("accounts", query: "SELECT Name FROM Account"))
+            let summary = try await harness.engine().syncDown(
+                Definitions.soql("accounts", query: "SELECT Name FROM Account")
+            )
             #expect(try harness.storedValue("__sync_id__", ofID: ids[0]) == .integer(summary.syncID))
             #expect(try harness.storedValue("__local__", ofID: ids[0]) == .text("false"))
             // The id and modification fields were added to the query, and the server's attributes kept.
@@ -59,7 +63,10 @@ struct SyncDownTests {
         try await EngineHarness.with { harness in
             let ids = try harness.createAccounts(["One", "Two", "Three"], secondsApart: 1)
             let definition = Definitions.soql(
-                "accounts", query: "SELECT Name FROM Account", mergeMode: .leaveIfChanged)
+                "accounts",
+                query: "SELECT Name FROM Account",
+                mergeMode: .leaveIfChanged
+            )
             let engine = harness.engine()
             _ = try await engine.syncDown(definition)
             try harness.editLocally(ids[2], name: "Three (edited here)")
@@ -106,7 +113,8 @@ struct SyncDownTests {
         try await EngineHarness.with { harness in
             try harness.createAccounts(["One"])
             let summary = try await harness.engine().syncDown(
-                Definitions.soql("bad", query: "SELECT Id, NoSuchField__c FROM Account"))
+                Definitions.soql("bad", query: "SELECT Id, NoSuchField__c FROM Account")
+            )
             #expect(summary.status == .failed)
             let state = try #require(try harness.engine().syncStates(named: "bad").first)
             #expect(state.status == .failed)

@@ -1,9 +1,9 @@
 import Foundation
 import LocalOrg
 import SoupStore
-import SyncLedger
 import SyncConfig
 import SyncEngine
+import SyncLedger
 import Testing
 
 /// Sync states: creation from the config, drift and --replace, killed runs, concurrent runs,
@@ -29,13 +29,17 @@ struct SyncStateTests {
             let first = try await engine.syncDown(Definitions.soql("accounts", query: "SELECT Name FROM Account"))
             #expect(first.maxTimeStamp > 0)
             let changed = Definitions.soql(
-                "accounts", query: "SELECT Name, Industry FROM Account", mergeMode: .leaveIfChanged)
+                "accounts",
+                query: "SELECT Name, Industry FROM Account",
+                mergeMode: .leaveIfChanged
+            )
             let error = await #expect(throws: SyncEngineError.self) { try await engine.syncDown(changed) }
             #expect(error?.code == .definitionChanged)
             #expect(
                 error?.message
                     == "sync 'accounts' is stored with a different definition than the config ('options.mergeMode', "
-                    + "'target.query' differ); run with --replace to recreate it from the config (this resets its watermark)")
+                    + "'target.query' differ); run with --replace to recreate it from the config (this resets its watermark)"
+            )
 
             let replaced = try engine.prepare(changed, replace: true)
             #expect(replaced.id != first.syncID && replaced.maxTimeStamp == -1 && replaced.status == .new)
@@ -55,8 +59,14 @@ struct SyncStateTests {
                 try writer.updateSyncState(running)
                 try writer.acquireSyncLock(
                     SyncLock(
-                        syncID: state.id, processID: Int32.max - 7, hostName: hostName,
-                        token: "dead", operation: "syncDown", claimedAt: 1))
+                        syncID: state.id,
+                        processID: Int32.max - 7,
+                        hostName: hostName,
+                        token: "dead",
+                        operation: "syncDown",
+                        claimedAt: 1
+                    )
+                )
             }
             let recovered = try engine.recoverInterruptedRuns()
             #expect(recovered.map(\.id) == [state.id])
@@ -79,8 +89,14 @@ struct SyncStateTests {
             try await harness.store.write { writer in
                 try writer.acquireSyncLock(
                     SyncLock(
-                        syncID: syncID, processID: holder, hostName: hostName,
-                        token: "other", operation: "syncDown", claimedAt: 1))
+                        syncID: syncID,
+                        processID: holder,
+                        hostName: hostName,
+                        token: "other",
+                        operation: "syncDown",
+                        claimedAt: 1
+                    )
+                )
             }
             let error = await #expect(throws: SyncEngineError.self) { try await engine.syncDown(definition) }
             #expect(error?.code == .alreadyRunning)
@@ -103,18 +119,26 @@ struct SyncStateTests {
                     .parentChildren(
                         ParentChildrenSyncDownTarget(
                             parent: ParentInfo(sobjectType: "Account", soupName: "accounts"),
-                            parentFieldlist: ["Name"], parentSoqlFilter: nil,
+                            parentFieldlist: ["Name"],
+                            parentSoqlFilter: nil,
                             children: ChildrenInfo(
-                                sobjectType: "Contact", sobjectTypePlural: "Contacts", soupName: "contacts",
-                                parentIdFieldName: "AccountId"),
-                            childrenFieldlist: ["LastName"], relationshipType: .lookup))
+                                sobjectType: "Contact",
+                                sobjectTypePlural: "Contacts",
+                                soupName: "contacts",
+                                parentIdFieldName: "AccountId"
+                            ),
+                            childrenFieldlist: ["LastName"],
+                            relationshipType: .lookup
+                        )
+                    )
                 }
             let definition = SyncDefinition(name: "x", type: .syncDown, soupName: "accounts", target: .down(target))
             let error = await #expect(throws: SyncEngineError.self) { try await harness.engine().syncDown(definition) }
             #expect(error?.code == .notSupported)
             #expect(
                 error?.message == "sync 'x': the '\(kind)' target is not supported yet by syncrun; "
-                    + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata")
+                    + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata"
+            )
             let stored = try await harness.store.read { try $0.syncState(named: "x") }
             #expect(stored == nil)
         }
@@ -127,7 +151,8 @@ struct SyncStateTests {
             }
             let error = await #expect(throws: SyncEngineError.self) {
                 try await harness.engine().syncDown(
-                    Definitions.soql("plain", query: "SELECT Name FROM Account", soup: "plain"))
+                    Definitions.soql("plain", query: "SELECT Name FROM Account", soup: "plain")
+                )
             }
             #expect(error?.code == .invalidTarget)
             #expect(error?.message.contains("soup 'plain' has no index on 'Id'") == true)

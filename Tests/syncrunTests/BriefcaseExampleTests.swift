@@ -12,7 +12,9 @@ struct BriefcaseExampleTests {
         try await TemporaryDirectory.with { directory in
             let project = directory.appendingPathComponent("briefcase")
             try FileManager.default.copyItem(
-                at: RepositoryPaths.examples.appendingPathComponent("briefcase"), to: project)
+                at: RepositoryPaths.examples.appendingPathComponent("briefcase"),
+                to: project
+            )
             try? FileManager.default.removeItem(at: project.appendingPathComponent(".syncrun"))
             let org = project.appendingPathComponent(".syncrun/org").path
             let seed = RepositoryPaths.examples.appendingPathComponent("contacts/data/plan.json").path
@@ -36,7 +38,8 @@ struct BriefcaseExampleTests {
             #expect(
                 summary.steps.map { $0["step"] as? String } == [
                     "syncUp:contactsUp", "syncDown:fieldSales", "cleanGhosts:fieldSales",
-                ])
+                ]
+            )
             let line = try #require(first.stdout.split(separator: "\n").last)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let usage = try #require(object["apiUsage"] as? [String: Int], "\(line)")

@@ -58,10 +58,13 @@ struct FidelityDeletedParentTests {
             let imported = try project.syncrun(
                 ["store", "import", "contacts", "-"],
                 stdin: #"[{"attributes":{"type":"Contact"},"LastName":"New-1","AccountId":"\#(oldID)"},"#
-                    + #"{"attributes":{"type":"Contact"},"LastName":"New-2","AccountId":"\#(oldID)"}]"#)
+                    + #"{"attributes":{"type":"Contact"},"LastName":"New-2","AccountId":"\#(oldID)"}]"#
+            )
             #expect(imported.status == 0, "\(imported.stderr)")
             for name in ["New-1", "New-2"] {
-                let marked = try project.syncrun(["store", "mark", "contacts", "--created", "--where", "LastName=\(name)"])
+                let marked = try project.syncrun([
+                    "store", "mark", "contacts", "--created", "--where", "LastName=\(name)",
+                ])
                 #expect(marked.status == 0, "\(marked.stderr)")
             }
 
@@ -84,7 +87,9 @@ struct FidelityDeletedParentTests {
             #expect(parent["Id"] as? String == newID)
             #expect(parent["__local__"] as? Bool == false)
             #expect(!accounts.contains { $0["Id"] as? String == oldID })
-            let contacts = try project.storeRecords("contacts").filter { ($0["LastName"] as? String)?.hasPrefix("New") == true }
+            let contacts = try project.storeRecords("contacts").filter {
+                ($0["LastName"] as? String)?.hasPrefix("New") == true
+            }
             #expect(contacts.count == 2)
             for contact in contacts {
                 #expect(contact["AccountId"] as? String == newID)

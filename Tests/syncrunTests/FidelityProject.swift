@@ -49,13 +49,17 @@ struct FidelityProject {
                 var plan: [[String: Any]] = []
                 for entry in data {
                     try entry.text.write(
-                        to: dataDirectory.appendingPathComponent(entry.file), atomically: true, encoding: .utf8)
+                        to: dataDirectory.appendingPathComponent(entry.file),
+                        atomically: true,
+                        encoding: .utf8
+                    )
                     plan.append([
                         "sobject": entry.object, "saveRefs": true, "resolveRefs": true, "files": [entry.file],
                     ])
                 }
                 try JSONSerialization.data(withJSONObject: plan).write(
-                    to: dataDirectory.appendingPathComponent("plan.json"))
+                    to: dataDirectory.appendingPathComponent("plan.json")
+                )
             }
             let project = FidelityProject(directory: directory, hasSchema: schema != nil, hasSeed: !data.isEmpty)
             return try await body(project)

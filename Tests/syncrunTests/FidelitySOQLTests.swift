@@ -54,7 +54,8 @@ struct FidelitySOQLTests {
         return #"{"syncs": ["# + entries.joined(separator: ",\n") + "]}"
     }
 
-    static let schema = #"{"objects": [{"name": "Account", "fields": [{"name": "From_customer__c", "type": "string"}]}]}"#
+    static let schema =
+        #"{"objects": [{"name": "Account", "fields": [{"name": "From_customer__c", "type": "string"}]}]}"#
 
     static let data: [(file: String, object: String, text: String)] = [
         (
@@ -89,7 +90,8 @@ struct FidelitySOQLTests {
             let validated = try project.syncrun(["validate", "--format", "json"])
             #expect(validated.status == 0, "\(validated.stdout)\(validated.stderr)")
             let diagnostics = try #require(
-                try JSONSerialization.jsonObject(with: Data(validated.stdout.utf8)) as? [[String: Any]])
+                try JSONSerialization.jsonObject(with: Data(validated.stdout.utf8)) as? [[String: Any]]
+            )
             #expect(!diagnostics.contains { $0["severity"] as? String == "error" }, "\(diagnostics)")
             let refused = diagnostics.filter { $0["code"] as? String == "soql-org-refuses" }
             let refusedSyncs = Set(refused.compactMap { ($0["path"] as? String)?.split(separator: ".").first })

@@ -34,7 +34,8 @@ struct FidelityWatermarkTests {
             let extra = account == 0 ? #", "AccountTimeStamp3__c": "\#(texts[3])""# : ""
             accounts.append(
                 #"{"attributes": {"type": "Account", "referenceId": "A\#(account)"}, "Name": "Account \#(account)", "#
-                    + #""AccountTimeStamp1__c": "\#(texts[account])", "AccountTimeStamp2__c": "\#(texts[0])"\#(extra)}"#)
+                    + #""AccountTimeStamp1__c": "\#(texts[account])", "AccountTimeStamp2__c": "\#(texts[0])"\#(extra)}"#
+            )
             for contact in 0..<3 {
                 let third = account == 0 && contact > 0 ? #", "ContactTimeStamp3__c": "\#(texts[3])""# : ""
                 contacts.append(
@@ -78,7 +79,9 @@ struct FidelityWatermarkTests {
     ]
 
     @Test func theWatermarkIsTheLatestOfParentsAndChildrenEachFromItsOwnField() async throws {
-        let syncs = #"{"syncs": ["# + Self.table.map { Self.sync(parent: $0.parent, child: $0.child) }
+        let syncs =
+            #"{"syncs": ["#
+            + Self.table.map { Self.sync(parent: $0.parent, child: $0.child) }
             .joined(separator: ",") + "]}"
         try await FidelityProject.with(syncs: syncs, schema: Self.schema, data: Self.data) { project in
             let summary = try project.runDone()
@@ -87,7 +90,8 @@ struct FidelityWatermarkTests {
             for row in Self.table {
                 #expect(
                     try project.maxTimeStamp("ts\(row.parent)\(row.child)") == row.expected,
-                    "AccountTimeStamp\(row.parent) / ContactTimeStamp\(row.child)")
+                    "AccountTimeStamp\(row.parent) / ContactTimeStamp\(row.child)"
+                )
             }
         }
     }

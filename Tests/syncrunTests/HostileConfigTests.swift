@@ -42,7 +42,8 @@ struct HostileConfigTests {
         return Outcome(
             status: process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus,
             codes: entries.compactMap { $0["code"] as? String },
-            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+        )
     }
 
     @Test(arguments: [

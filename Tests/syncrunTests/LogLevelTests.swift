@@ -9,7 +9,8 @@ struct LogLevelTests {
     /// Runs `syncrun run` on a copy of the contacts example against a seeded local org served in
     /// this process over HTTP, with the token passed as a raw access token.
     private func runAgainstServedOrg(
-        extraArguments: [String], environment: [String: String] = [:]
+        extraArguments: [String],
+        environment: [String: String] = [:]
     ) async throws -> (result: SyncrunProcess.Result, token: String) {
         try await RunProject.with { project in
             try await LocalOrgFixture.with { org in
@@ -22,7 +23,8 @@ struct LogLevelTests {
                         "run", "--config", project.config, "--org", org.baseURL.absoluteString,
                         "--access-token", org.accessToken, "--format", "json",
                     ] + extraArguments,
-                    environment: processEnvironment)
+                    environment: processEnvironment
+                )
                 return (result, org.accessToken)
             }
         }
@@ -54,7 +56,9 @@ struct LogLevelTests {
 
     @Test func theEnvironmentVariableTurnsLogsOn() async throws {
         let (result, token) = try await runAgainstServedOrg(
-            extraArguments: [], environment: ["SYNCRUN_LOG_LEVEL": "debug"])
+            extraArguments: [],
+            environment: ["SYNCRUN_LOG_LEVEL": "debug"]
+        )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!requestLines(in: result.stderr).isEmpty, "\(result.stderr)")
         #expect(!result.stderr.contains(token))

@@ -18,7 +18,8 @@ struct OrgSeedCommandTests {
             let second = try SyncrunProcess.run(["org", "seed", "--data", data, "--if-new", "--format", "json", plan])
             #expect(second.status == 0, "\(second.stderr)")
             let summary = try #require(
-                try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
+                try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any]
+            )
             #expect(summary["skipped"] as? Bool == true)
             #expect(summary["total"] as? Int == 0)
 
@@ -26,7 +27,8 @@ struct OrgSeedCommandTests {
             let third = try SyncrunProcess.run(["org", "seed", "--data", data, "--format", "json", plan])
             #expect(third.status == 0, "\(third.stderr)")
             let again = try #require(
-                try JSONSerialization.jsonObject(with: Data(third.stdout.utf8)) as? [String: Any])
+                try JSONSerialization.jsonObject(with: Data(third.stdout.utf8)) as? [String: Any]
+            )
             #expect(again["total"] as? Int == 70)
             #expect(again["skipped"] as? Bool == false)
         }
@@ -40,7 +42,9 @@ struct OrgSeedCommandTests {
                 #expect(seeded.status == 0, "\(seeded.stderr)")
                 let soql = "SELECT Id FROM Organization"
                 let organization = try SyncrunProcess.run(["org", "query", "--data", data, soql])
-                let accounts = try SyncrunProcess.run(["org", "query", "--data", data, "SELECT Id FROM Account ORDER BY Id"])
+                let accounts = try SyncrunProcess.run([
+                    "org", "query", "--data", data, "SELECT Id FROM Account ORDER BY Id",
+                ])
                 #expect(organization.status == 0 && accounts.status == 0, "\(organization.stderr)\(accounts.stderr)")
                 #expect(accounts.stdout.contains("\"001"))
                 return organization.stdout + accounts.stdout
@@ -69,7 +73,9 @@ struct OrgSeedCommandTests {
 
             // Nothing was written: exporting the org's contacts finds none.
             let output = directory.appendingPathComponent("export").path
-            let export = try SyncrunProcess.run(["org", "export", "--data", data, "--output", output, "--object", "Contact"])
+            let export = try SyncrunProcess.run([
+                "org", "export", "--data", data, "--output", output, "--object", "Contact",
+            ])
             #expect(export.status == 0, "\(export.stderr)")
             #expect(export.stdout.hasPrefix("Contact: 0 records\n"))
         }

@@ -12,8 +12,10 @@ struct PlanCommandTests {
         return String(decoding: try Data(contentsOf: url), as: UTF8.self)
     }
 
-    @Test(arguments: [("json", "contacts.plan.json"), ("text", "contacts.plan.txt"),
-                      ("mermaid", "contacts.plan.mmd"), ("dot", "contacts.plan.dot")])
+    @Test(arguments: [
+        ("json", "contacts.plan.json"), ("text", "contacts.plan.txt"),
+        ("mermaid", "contacts.plan.mmd"), ("dot", "contacts.plan.dot"),
+    ])
     func printsTheCommittedPlan(format: String, snapshotName: String) throws {
         let run = try SyncrunProcess.run(["plan", "--config", contacts, "--format", format])
         #expect(run.status == 0, "\(run.stderr)")
@@ -33,7 +35,8 @@ struct PlanCommandTests {
         let run = try SyncrunProcess.run(["plan", "--config", contacts, "--format", "json", "--only", "contactsDown"])
         #expect(run.status == 0, "\(run.stderr)")
         let plan = try #require(
-            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        )
         let steps = try #require(plan["steps"] as? [[String: Any]])
         let ids = steps.compactMap { $0["id"] as? String }
         #expect(ids.contains("syncDown:contactsDown"))

@@ -79,7 +79,7 @@ struct RealOrgAuthTests {
                 let junit = project.directory.appendingPathComponent("junit.xml").path
                 // The token expires as the second page of the accounts sync down is asked for.
                 trigger.arm { _, target in target.contains("/query/") }
-                let first = try SyncrunProcess.run(
+                let first = try await SyncrunProcess.runOffThePool(
                     ["run", "--config", project.config, "--format", "json", "--junit", junit] + auth,
                     environment: Self.cleanEnvironment
                 )
@@ -103,7 +103,7 @@ struct RealOrgAuthTests {
                 )
                 _ = try project.syncrun(["store", "mark", "contacts", "--created", "--where", "LastName=Expiry"])
                 trigger.arm { _, target in target.contains("/composite/sobjects") }
-                let second = try SyncrunProcess.run(
+                let second = try await SyncrunProcess.runOffThePool(
                     ["run", "--config", project.config, "--format", "json"] + auth,
                     environment: Self.cleanEnvironment
                 )
@@ -131,7 +131,7 @@ struct RealOrgAuthTests {
                 let orgID = org.database.organizationID
                 let firstSF = try FakeSalesforceCLI(in: project.directory.appendingPathComponent("sf1"))
                 // 'qa' is no org of the example's project file, so it is an sf alias.
-                let down = try SyncrunProcess.run(
+                let down = try await SyncrunProcess.runOffThePool(
                     ["run", "--config", project.config, "--org", "qa", "--format", "json"],
                     environment: firstSF.environment(alias: "qa", org: org.endpoint, orgID: orgID)
                 )
@@ -149,7 +149,7 @@ struct RealOrgAuthTests {
                 // sf hands out one good token, then cannot refresh its login any more.
                 let secondSF = try FakeSalesforceCLI(in: project.directory.appendingPathComponent("sf2"))
                 trigger.arm { _, target in target.contains("/composite/sobjects") }
-                let up = try SyncrunProcess.run(
+                let up = try await SyncrunProcess.runOffThePool(
                     ["run", "--config", project.config, "--org", "qa", "--format", "json"],
                     environment: secondSF.environment(
                         mode: "expire-after-first",
@@ -199,7 +199,7 @@ struct RealOrgAuthTests {
                         org.accessToken,
                     ],
                 ] {
-                    let result = try SyncrunProcess.run(arguments, environment: Self.cleanEnvironment)
+                    let result = try await SyncrunProcess.runOffThePool(arguments, environment: Self.cleanEnvironment)
                     outputs += [result.stdout, result.stderr]
                 }
                 try Self.expectNoSecrets(
@@ -247,7 +247,7 @@ struct RealOrgAuthTests {
                     ),
                 ]
                 for (label, arguments, environment) in cases {
-                    let result = try SyncrunProcess.run(
+                    let result = try await SyncrunProcess.runOffThePool(
                         ["org", "whoami", "--format", "json", "--config", directory.path] + arguments,
                         environment: environment
                     )
@@ -271,7 +271,7 @@ struct RealOrgAuthTests {
                         #expect(answer["instanceUrl"] as? String == base)
                     }
                 }
-                let text = try SyncrunProcess.run(
+                let text = try await SyncrunProcess.runOffThePool(
                     ["org", "whoami", "--config", directory.path, "--org", "dev"],
                     environment: sfEnvironment
                 )
@@ -280,13 +280,13 @@ struct RealOrgAuthTests {
 
                 var expired = sfEnvironment
                 expired["FAKE_SF_MODE"] = "expired"
-                let refused = try SyncrunProcess.run(
+                let refused = try await SyncrunProcess.runOffThePool(
                     ["org", "whoami", "--config", directory.path, "--org", "dev"],
                     environment: expired
                 )
                 #expect(refused.status == 1)
                 #expect(refused.stderr.contains("log in again with 'sf org login web -o dev'"), "\(refused.stderr)")
-                let unknown = try SyncrunProcess.run(
+                let unknown = try await SyncrunProcess.runOffThePool(
                     ["org", "whoami", "--config", directory.path, "--org", "nope"],
                     environment: sfEnvironment
                 )
@@ -298,7 +298,7 @@ struct RealOrgAuthTests {
 
     @Test func orgResolutionErrorsAreUsageErrorsWithTheFix() async throws {
         try await TemporaryDirectory.with { directory in
-            let none = try SyncrunProcess.run(
+            let none = try await SyncrunProcess.runOffThePool(
                 ["org", "whoami", "--config", directory.path],
                 environment: Self.cleanEnvironment
             )
@@ -310,7 +310,7 @@ struct RealOrgAuthTests {
                 ),
                 "\(none.stderr)"
             )
-            let both = try SyncrunProcess.run(
+            let both = try await SyncrunProcess.runOffThePool(
                 ["org", "whoami", "--org", "dev", "--sfdx-auth-url-file", "x"],
                 environment: Self.cleanEnvironment
             )
@@ -318,13 +318,16 @@ struct RealOrgAuthTests {
             #expect(
                 both.stderr.contains("--sfdx-auth-url-file define an org of their own; give either them or --org 'dev'")
             )
-            let unreadable = try SyncrunProcess.run(
+            let unreadable = try await SyncrunProcess.runOffThePool(
                 ["org", "whoami", "--sfdx-auth-url-file", directory.appendingPathComponent("missing").path],
                 environment: Self.cleanEnvironment
             )
             #expect(unreadable.status == 2)
             #expect(unreadable.stderr.contains("cannot read the auth URL from"), "\(unreadable.stderr)")
-            let noSF = try SyncrunProcess.run(["org", "whoami", "--org", "dev"], environment: Self.cleanEnvironment)
+            let noSF = try await SyncrunProcess.runOffThePool(
+                ["org", "whoami", "--org", "dev"],
+                environment: Self.cleanEnvironment
+            )
             #expect(noSF.status == 2)
             #expect(
                 noSF.stderr.contains("cannot run the Salesforce CLI: no executable '/nonexistent/sf'"),
@@ -339,7 +342,7 @@ struct RealOrgAuthTests {
                     orgID: org.database.organizationID,
                     targetOrg: "qa"
                 )
-                let fromSF = try SyncrunProcess.run(
+                let fromSF = try await SyncrunProcess.runOffThePool(
                     ["org", "whoami", "--format", "json", "--config", directory.path],
                     environment: sfEnvironment
                 )
@@ -349,7 +352,10 @@ struct RealOrgAuthTests {
             }
             var target = Self.cleanEnvironment
             target["SF_TARGET_ORG"] = "local:" + directory.appendingPathComponent("org").path
-            let fromEnvironment = try SyncrunProcess.run(["org", "whoami", "--format", "json"], environment: target)
+            let fromEnvironment = try await SyncrunProcess.runOffThePool(
+                ["org", "whoami", "--format", "json"],
+                environment: target
+            )
             #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
             #expect(fromEnvironment.stdout.contains(#""tokenSource":"local""#))
         }
@@ -367,10 +373,10 @@ struct RealOrgAuthTests {
                     encoding: .utf8
                 )
                 let arguments = ["org", "whoami", "--format", "json", "--sfdx-auth-url-file", file.path]
-                let untrusted = try SyncrunProcess.run(arguments, environment: Self.cleanEnvironment)
+                let untrusted = try await SyncrunProcess.runOffThePool(arguments, environment: Self.cleanEnvironment)
                 #expect(untrusted.status == 1)
                 #expect(untrusted.stderr.hasPrefix("error: "), "\(untrusted.stderr)")
-                let trusted = try SyncrunProcess.run(
+                let trusted = try await SyncrunProcess.runOffThePool(
                     arguments + ["--ca-file", tls.certificateFile],
                     environment: Self.cleanEnvironment
                 )
@@ -378,7 +384,7 @@ struct RealOrgAuthTests {
                 #expect(trusted.stdout.contains(#""tokenSource":"sfdx-auth-url""#))
                 var environment = Self.cleanEnvironment
                 environment["SSL_CERT_FILE"] = tls.certificateFile
-                let fromEnvironment = try SyncrunProcess.run(arguments, environment: environment)
+                let fromEnvironment = try await SyncrunProcess.runOffThePool(arguments, environment: environment)
                 #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
             }
         }
@@ -386,7 +392,7 @@ struct RealOrgAuthTests {
 
     @Test func theQuickStartRunsWithNoOrgFlag() async throws {
         try await RunProject.with { project in
-            let result = try SyncrunProcess.run(
+            let result = try await SyncrunProcess.runOffThePool(
                 ["run", "--config", project.config, "--format", "json"],
                 environment: Self.cleanEnvironment
             )
@@ -406,7 +412,7 @@ struct RealOrgAuthTests {
                 url: https://acme.my.salesforce.com
                 accessToken: 00D000000000001!AQ4AQFakeTokenValue1234567890
             """.write(to: directory.appendingPathComponent("syncrun.yaml"), atomically: true, encoding: .utf8)
-            let result = try SyncrunProcess.run(
+            let result = try await SyncrunProcess.runOffThePool(
                 ["org", "whoami", "--config", directory.path],
                 environment: Self.cleanEnvironment
             )
@@ -443,6 +449,56 @@ struct RealOrgAuthTests {
             #expect(refused.stderr.contains("belongs to org 00D5g000004AbCdEAK"), "\(refused.stderr)")
             #expect(refused.stderr.contains("first synced as 'prod'"))
             #expect(refused.stderr.contains("nothing was written"))
+            #expect(try Self.dump(project.storeFile) == before)
+            #expect(try Self.requests(log).isEmpty)
+        }
+    }
+
+    @Test func twoFreshLocalOrgsHaveTheirOwnIdsAndAStoreOfOneIsRefusedByTheOther() async throws {
+        try await RunProject.with { project in
+            let otherOrg = project.directory.appendingPathComponent(".syncrun/other-org").path
+            func whoami(_ org: String) throws -> [String: Any] {
+                let result = try SyncrunProcess.run(
+                    ["org", "whoami", "--org", org, "--format", "json"],
+                    environment: Self.cleanEnvironment
+                )
+                #expect(result.status == 0, "\(result.stderr)")
+                return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            }
+            func accountIDs(_ directory: String) throws -> Set<String> {
+                let result = try SyncrunProcess.run(["org", "query", "--data", directory, "SELECT Id FROM Account"])
+                #expect(result.status == 0, "\(result.stderr)")
+                let rows = try #require(
+                    try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+                )
+                return Set(rows.compactMap { $0["Id"] as? String })
+            }
+            // Both orgs seeded from the same data plan.
+            let first = try project.run()
+            #expect(first.status == 0, "\(first.stderr)")
+            let seeded = try await SyncrunProcess.runOffThePool(["org", "seed", "--data", otherOrg, project.seedPlan])
+            #expect(seeded.status == 0, "\(seeded.stderr)")
+
+            let idsOfFirst = try accountIDs(project.orgDirectory)
+            let idsOfOther = try accountIDs(otherOrg)
+            #expect(idsOfFirst.count == 20 && idsOfOther.count == 20)
+            #expect(idsOfFirst.isDisjoint(with: idsOfOther))
+            let firstOrgID = try #require(try whoami(project.org)["orgId"] as? String)
+            let otherOrgID = try #require(try whoami("local:" + otherOrg)["orgId"] as? String)
+            #expect(firstOrgID != otherOrgID)
+
+            let before = try Self.dump(project.storeFile)
+            let log = project.directory.appendingPathComponent("other-requests.jsonl")
+            let refused = try await SyncrunProcess.runOffThePool(
+                [
+                    "run", "--config", project.config, "--org", "local:" + otherOrg, "--format", "json",
+                    "--request-log", log.path,
+                ],
+                environment: Self.cleanEnvironment
+            )
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderr.contains(firstOrgID), "\(refused.stderr)")
+            #expect(refused.stderr.contains(otherOrgID), "\(refused.stderr)")
             #expect(try Self.dump(project.storeFile) == before)
             #expect(try Self.requests(log).isEmpty)
         }

@@ -21,12 +21,18 @@ struct RunCommandTests {
             #expect(try summary.count("created", of: "syncDown:contactsDown") == 50)
 
             // Edit an account, create a contact, delete another, as an app would.
-            try project.syncrun(["store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=555-0100"])
+            try project.syncrun([
+                "store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=555-0100",
+            ])
             try project.syncrun(
                 ["store", "import", "contacts", "-"],
-                stdin: #"[{"attributes":{"type":"Contact"},"FirstName":"Nina","LastName":"Newman","Email":"nina@example.com"}]"#)
+                stdin:
+                    #"[{"attributes":{"type":"Contact"},"FirstName":"Nina","LastName":"Newman","Email":"nina@example.com"}]"#
+            )
             try project.syncrun(["store", "mark", "contacts", "--created", "--where", "LastName=Newman"])
-            let victim = try #require(try project.orgRecords("SELECT Id, LastName FROM Contact ORDER BY LastName LIMIT 1").first)
+            let victim = try #require(
+                try project.orgRecords("SELECT Id, LastName FROM Contact ORDER BY LastName LIMIT 1").first
+            )
             let victimID = try #require(victim["Id"] as? String)
             try project.syncrun(["store", "mark", "contacts", "--deleted", "--where", "Id=\(victimID)"])
 
@@ -37,15 +43,21 @@ struct RunCommandTests {
             #expect(try again.count("created", of: "syncUp:contactsUp") == 1)
             #expect(try again.count("deleted", of: "syncUp:contactsUp") == 1)
 
-            #expect(try project.orgRecords("SELECT Phone FROM Account WHERE Name = 'Aster Biotech'").first?["Phone"] as? String == "555-0100")
+            #expect(
+                try project.orgRecords("SELECT Phone FROM Account WHERE Name = 'Aster Biotech'").first?["Phone"]
+                    as? String == "555-0100"
+            )
             let created = try project.orgRecords("SELECT Id, Email FROM Contact WHERE LastName = 'Newman'")
             #expect(created.count == 1)
             #expect(try project.orgRecords("SELECT Id FROM Contact WHERE Id = '\(victimID)'").isEmpty)
             // The store holds the new contact under its server id, with no local change left.
-            let newman = try project.storeRows("SELECT {contacts:Id} FROM {contacts} WHERE {contacts:LastName} = 'Newman'")
+            let newman = try project.storeRows(
+                "SELECT {contacts:Id} FROM {contacts} WHERE {contacts:LastName} = 'Newman'"
+            )
             #expect(newman.first?.first as? String == created.first?["Id"] as? String)
             let dirty = try project.storeRows(
-                "SELECT count(*) FROM {contacts} WHERE {contacts:__local__} = 'true'")
+                "SELECT count(*) FROM {contacts} WHERE {contacts:__local__} = 'true'"
+            )
             #expect((dirty.first?.first as? Int) == 0)
         }
     }
@@ -53,8 +65,12 @@ struct RunCommandTests {
     @Test func theRequestLogFollowsThePlanOrder() async throws {
         try await RunProject.with { project in
             #expect(try project.run().status == 0)
-            try project.syncrun(["store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=1"])
-            try project.syncrun(["store", "mark", "contacts", "--updated", "--where", "LastName=Thompson", "--set", "Title=CTO"])
+            try project.syncrun([
+                "store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=1",
+            ])
+            try project.syncrun([
+                "store", "mark", "contacts", "--updated", "--where", "LastName=Thompson", "--set", "Title=CTO",
+            ])
             let log = project.directory.appendingPathComponent("requests.jsonl")
             let run = try project.run(["--request-log", log.path])
             #expect(run.status == 0, "\(run.stderr)")
@@ -84,7 +100,10 @@ struct RunCommandTests {
 
     @Test func aFailedStepSkipsItsDependentsWhileIndependentStepsRun() async throws {
         try await RunProject.with { project in
-            try project.editSyncs(replacing: "BillingCountry, LastModifiedDate FROM Account", with: "Bogus__c, LastModifiedDate FROM Account")
+            try project.editSyncs(
+                replacing: "BillingCountry, LastModifiedDate FROM Account",
+                with: "Bogus__c, LastModifiedDate FROM Account"
+            )
             let junit = project.directory.appendingPathComponent("report.xml")
             let run = try project.run(["--junit", junit.path])
             #expect(run.status == 1)
@@ -93,16 +112,19 @@ struct RunCommandTests {
                 summary.statuses == [
                     "syncUp:accountsUp=DONE", "syncDown:accountsDown=FAILED", "cleanGhosts:accountsDown=SKIPPED",
                     "syncUp:contactsUp=DONE", "syncDown:contactsDown=SKIPPED",
-                ])
+                ]
+            )
             let message = try #require(try summary.step("syncDown:accountsDown")["message"] as? String)
             #expect(message.contains("Bogus__c"))
             #expect(
                 try summary.step("cleanGhosts:accountsDown")["message"] as? String
-                    == "skipped: it depends on syncDown:accountsDown, which failed")
+                    == "skipped: it depends on syncDown:accountsDown, which failed"
+            )
             #expect(
                 try summary.step("syncDown:contactsDown")["message"] as? String
                     == "skipped: it depends on cleanGhosts:accountsDown, which was skipped because "
-                    + "syncDown:accountsDown failed")
+                    + "syncDown:accountsDown failed"
+            )
 
             let xml = try String(contentsOf: junit, encoding: .utf8)
             #expect(xml.contains(#"<testsuites name="syncrun run" tests="5" failures="1" errors="0" skipped="2""#))
@@ -126,7 +148,9 @@ struct RunCommandTests {
             #expect(resumed.status == 0, "\(resumed.stderr)")
             let summary = try RunSummary(resumed)
             #expect(try summary.step("syncDown:accountsDown")["status"] as? String == "NOT_RUN")
-            #expect(try summary.step("syncDown:accountsDown")["message"] as? String == "ended DONE in the run being resumed")
+            #expect(
+                try summary.step("syncDown:accountsDown")["message"] as? String == "ended DONE in the run being resumed"
+            )
             #expect(try summary.step("syncDown:contactsDown")["status"] as? String == "DONE")
             #expect(try summary.count("created", of: "syncDown:contactsDown") == 50)
             #expect(summary.status == "DONE")
@@ -159,7 +183,10 @@ struct RunCommandTests {
             for index in 0..<30 {
                 entries.append(#"{"attributes":{"type":"Contact"},"LastName":"Retry\#(index)","Department":"Retry"}"#)
             }
-            try project.syncrun(["store", "import", "contacts", "-"], stdin: "[" + entries.joined(separator: ",") + "]")
+            try project.syncrun(
+                ["store", "import", "contacts", "-"],
+                stdin: "[" + entries.joined(separator: ",") + "]"
+            )
             try project.syncrun(["store", "mark", "contacts", "--created", "--where", "Department=Retry"])
 
             // Runs again until one ends clean, as a CI job would; a run's failed records stay
@@ -186,7 +213,10 @@ struct RunCommandTests {
 
             let names = ["Aster Biotech", "Blue Harbor Logistics", "Bright Path Education"]
             for name in names {
-                try project.syncrun(["store", "mark", "accounts", "--updated", "--where", "Name=\(name)", "--set", "Website=https://retry.example"])
+                try project.syncrun([
+                    "store", "mark", "accounts", "--updated", "--where", "Name=\(name)", "--set",
+                    "Website=https://retry.example",
+                ])
             }
             let second = try runUntilClean()
             let updated = try second.reduce(0) { $0 + (try $1.count("updated", of: "syncUp:accountsUp") ?? 0) }
@@ -204,9 +234,13 @@ struct RunCommandTests {
     @Test func dryRunPrintsWhatTheRunThenDoesAndWritesNothing() async throws {
         try await RunProject.with { project in
             #expect(try project.run().status == 0)
-            try project.syncrun(["store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=555-0199"])
+            try project.syncrun([
+                "store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set", "Phone=555-0199",
+            ])
             try project.syncrun(
-                ["store", "import", "contacts", "-"], stdin: #"[{"attributes":{"type":"Contact"},"LastName":"Dry"}]"#)
+                ["store", "import", "contacts", "-"],
+                stdin: #"[{"attributes":{"type":"Contact"},"LastName":"Dry"}]"#
+            )
             try project.syncrun(["store", "mark", "contacts", "--created", "--where", "LastName=Dry"])
 
             // The store's bytes, and every record of the org (its query cursors are the server's own
@@ -223,7 +257,10 @@ struct RunCommandTests {
             func orgSnapshot() throws -> [String] {
                 try orgQueries.flatMap { soql in
                     try project.orgRecords(soql).map { record in
-                        String(decoding: try JSONSerialization.data(withJSONObject: record, options: .sortedKeys), as: UTF8.self)
+                        String(
+                            decoding: try JSONSerialization.data(withJSONObject: record, options: .sortedKeys),
+                            as: UTF8.self
+                        )
                     }
                 }
             }
@@ -263,7 +300,11 @@ struct RunCommandTests {
             #expect(dry.status == 2)
             #expect(dry.stderr.contains("a dry run creates nothing"))
             #expect(!FileManager.default.fileExists(atPath: project.orgDirectory))
-            #expect(!FileManager.default.fileExists(atPath: project.directory.appendingPathComponent(".syncrun/store.db").path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: project.directory.appendingPathComponent(".syncrun/store.db").path
+                )
+            )
         }
     }
 }

@@ -12,7 +12,8 @@ import Testing
 struct RunCrashTests {
     @Test func killedRunsLoseNoLocalChangeAndDuplicateNoServerRecord() async throws {
         let iterations = Int(ProcessInfo.processInfo.environment["SYNCRUN_KILL_ITERATIONS"] ?? "") ?? 20
-        let seed = UInt64(ProcessInfo.processInfo.environment["SYNCRUN_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...1_000_000)
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["SYNCRUN_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...1_000_000)
         var random = SplitMix64(seed: seed)
         try await RunProject.with { project in
             #expect(try project.run().status == 0)
@@ -37,13 +38,16 @@ struct RunCrashTests {
                 // New local changes before every run: an edit, and every other time a new account.
                 let name = accounts[iteration % accounts.count]
                 let phone = "555-\(seed % 1000)-\(iteration)"
-                try project.syncrun(["store", "mark", "accounts", "--updated", "--where", "Name=\(name)", "--set", "Phone=\(phone)"])
+                try project.syncrun([
+                    "store", "mark", "accounts", "--updated", "--where", "Name=\(name)", "--set", "Phone=\(phone)",
+                ])
                 expectedPhones[name] = phone
                 if iteration % 2 == 0 {
                     let created = "Crash \(seed) \(iteration)"
                     try project.syncrun(
                         ["store", "import", "accounts", "-"],
-                        stdin: #"[{"attributes":{"type":"Account"},"Name":"\#(created)","Industry":"Testing"}]"#)
+                        stdin: #"[{"attributes":{"type":"Account"},"Name":"\#(created)","Industry":"Testing"}]"#
+                    )
                     try project.syncrun(["store", "mark", "accounts", "--created", "--where", "Name=\(created)"])
                     createdNames.append(created)
                 }
@@ -58,7 +62,10 @@ struct RunCrashTests {
                 final = run
                 if run.status == 0 { break }
             }
-            #expect(final?.status == 0, "seed \(seed): the run after the kills failed: \(final?.stderr ?? "") \(final?.stdout.split(separator: "\n").last ?? "")")
+            #expect(
+                final?.status == 0,
+                "seed \(seed): the run after the kills failed: \(final?.stderr ?? "") \(final?.stdout.split(separator: "\n").last ?? "")"
+            )
             #expect(killed >= iterations, "seed \(seed): only \(killed) of \(iteration) runs were killed mid-run")
 
             // No duplicate: each locally created account exists exactly once on the org.

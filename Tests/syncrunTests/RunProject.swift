@@ -17,7 +17,10 @@ struct RunProject {
     static func with<T>(_ body: (RunProject) async throws -> T) async throws -> T {
         try await TemporaryDirectory.with { directory in
             let project = directory.appendingPathComponent("contacts")
-            try FileManager.default.copyItem(at: RepositoryPaths.examples.appendingPathComponent("contacts"), to: project)
+            try FileManager.default.copyItem(
+                at: RepositoryPaths.examples.appendingPathComponent("contacts"),
+                to: project
+            )
             try? FileManager.default.removeItem(at: project.appendingPathComponent(".syncrun"))
             return try await body(RunProject(directory: project))
         }
@@ -26,7 +29,8 @@ struct RunProject {
     /// `syncrun run` on the project's org, seeding it first when new, with `--format json`.
     func run(_ extra: [String] = []) throws -> SyncrunProcess.Result {
         try SyncrunProcess.run(
-            ["run", "--config", config, "--org", org, "--seed", seedPlan, "--format", "json"] + extra)
+            ["run", "--config", config, "--org", org, "--seed", seedPlan, "--format", "json"] + extra
+        )
     }
 
     /// `syncrun` with `arguments` followed by `--config` (for store commands).

@@ -62,7 +62,9 @@ struct JWTAssertionVerifier: Sendable {
             throw OrgError.configuration("the JWT certificate is not a PEM X.509 certificate: \(error)")
         }
         guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
-            throw OrgError.configuration("the JWT certificate's public key is not an RSA key; RS256 assertions need one")
+            throw OrgError.configuration(
+                "the JWT certificate's public key is not an RSA key; RS256 assertions need one"
+            )
         }
         publicKey = key
     }
@@ -105,7 +107,8 @@ struct JWTAssertionVerifier: Sendable {
             throw Rejection(description: "expired assertion")
         }
         let accepted = Set((settings.audiences + [ownAudience]).map(Self.normalizedAudience))
-        guard let audience = claims.aud, audience.values.contains(where: { accepted.contains(Self.normalizedAudience($0)) })
+        guard let audience = claims.aud,
+            audience.values.contains(where: { accepted.contains(Self.normalizedAudience($0)) })
         else {
             throw Rejection(description: "audience is invalid")
         }

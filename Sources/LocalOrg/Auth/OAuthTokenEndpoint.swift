@@ -11,19 +11,28 @@ struct OAuthTokenEndpoint: Sendable {
 
     /// A successful token response.
     struct TokenResponse: Encodable {
-        var access_token: String
-        var instance_url: String
+        var accessToken: String
+        var instanceURL: String
         var id: String
-        var token_type = "Bearer"
-        var issued_at: String
+        var tokenType = "Bearer"
+        var issuedAt: String
         var signature: String
         var scope: String
+
+        private enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token", instanceURL = "instance_url", id, tokenType = "token_type"
+            case issuedAt = "issued_at", signature, scope
+        }
     }
 
     /// An OAuth failure.
     struct Failure: Encodable, Error {
         var error: String
-        var error_description: String
+        var errorDescription: String
+
+        private enum CodingKeys: String, CodingKey {
+            case error, errorDescription = "error_description"
+        }
     }
 
     /// The tokens.
@@ -54,50 +63,51 @@ struct OAuthTokenEndpoint: Sendable {
 
     private func grant(_ request: OrgHTTPRequest, baseURL: String, now: Date) throws(Failure) -> TokenResponse {
         guard request.method == "POST" else {
-            throw Failure(error: "invalid_request", error_description: "must use HTTP POST")
+            throw Failure(error: "invalid_request", errorDescription: "must use HTTP POST")
         }
         let form = FormDecoding.pairs(String(decoding: request.body, as: UTF8.self))
         func value(_ name: String) -> String? { form.first { $0.name == name }?.value }
         switch value("grant_type") {
         case "refresh_token":
             if let clientID, value("client_id") != clientID {
-                throw Failure(error: "invalid_client_id", error_description: "client identifier invalid")
+                throw Failure(error: "invalid_client_id", errorDescription: "client identifier invalid")
             }
             guard value("refresh_token") == sessions.refreshToken else {
-                throw Failure(error: "invalid_grant", error_description: "expired access/refresh token")
+                throw Failure(error: "invalid_grant", errorDescription: "expired access/refresh token")
             }
             return makeToken(baseURL: baseURL, now: now, scope: "api refresh_token")
         case Self.jwtBearerGrant:
             guard let verifier else {
                 throw Failure(
                     error: "invalid_grant",
-                    error_description: "the JWT bearer grant is not enabled; start the local org with --jwt-cert")
+                    errorDescription: "the JWT bearer grant is not enabled; start the local org with --jwt-cert"
+                )
             }
             guard let assertion = value("assertion"), !assertion.isEmpty else {
-                throw Failure(error: "invalid_request", error_description: "assertion is missing")
+                throw Failure(error: "invalid_request", errorDescription: "assertion is missing")
             }
             do {
                 _ = try verifier.verify(assertion, now: now, ownAudience: baseURL)
             } catch {
-                throw Failure(error: "invalid_grant", error_description: error.description)
+                throw Failure(error: "invalid_grant", errorDescription: error.description)
             }
             return makeToken(baseURL: baseURL, now: now, scope: "api")
         case "client_credentials":
             let (id, secret) = Self.clientCredentials(form: form, authorization: request.header("Authorization"))
             guard let id, !id.isEmpty, let secret, !secret.isEmpty else {
-                throw Failure(error: "invalid_client", error_description: "client_id and client_secret are required")
+                throw Failure(error: "invalid_client", errorDescription: "client_id and client_secret are required")
             }
             if let clientID, id != clientID {
-                throw Failure(error: "invalid_client_id", error_description: "client identifier invalid")
+                throw Failure(error: "invalid_client_id", errorDescription: "client identifier invalid")
             }
             if let clientSecret, secret != clientSecret {
-                throw Failure(error: "invalid_client", error_description: "invalid client credentials")
+                throw Failure(error: "invalid_client", errorDescription: "invalid client credentials")
             }
             return makeToken(baseURL: baseURL, now: now, scope: "api")
         case nil:
-            throw Failure(error: "invalid_request", error_description: "grant_type is missing")
+            throw Failure(error: "invalid_request", errorDescription: "grant_type is missing")
         default:
-            throw Failure(error: "unsupported_grant_type", error_description: "grant type not supported")
+            throw Failure(error: "unsupported_grant_type", errorDescription: "grant type not supported")
         }
     }
 
@@ -105,10 +115,10 @@ struct OAuthTokenEndpoint: Sendable {
         let identityURL = "\(baseURL)/id/\(identity.orgID)/\(identity.userID)"
         let issuedAt = String(Int64(now.timeIntervalSince1970 * 1000))
         return TokenResponse(
-            access_token: sessions.issueAccessToken(orgID: identity.orgID),
-            instance_url: baseURL,
+            accessToken: sessions.issueAccessToken(orgID: identity.orgID),
+            instanceURL: baseURL,
             id: identityURL,
-            issued_at: issuedAt,
+            issuedAt: issuedAt,
             signature: sessions.signature(identityURL: identityURL, issuedAt: issuedAt),
             scope: scope
         )
@@ -117,7 +127,8 @@ struct OAuthTokenEndpoint: Sendable {
     /// The client ID and secret of a client-credentials request: HTTP Basic when present, else the
     /// `client_id` and `client_secret` form fields.
     private static func clientCredentials(
-        form: [(name: String, value: String)], authorization: String?
+        form: [(name: String, value: String)],
+        authorization: String?
     ) -> (String?, String?) {
         if let authorization, authorization.lowercased().hasPrefix("basic "),
             let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),

@@ -26,7 +26,10 @@ struct SessionStore: Sendable {
 
     /// Creates the store, generating the tokens that are not configured.
     init(
-        accessToken: String?, refreshToken: String?, orgID: String, timeToLive: Duration? = nil,
+        accessToken: String?,
+        refreshToken: String?,
+        orgID: String,
+        timeToLive: Duration? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         primaryAccessToken = accessToken ?? Self.makeToken(orgID: orgID)
@@ -65,7 +68,10 @@ struct SessionStore: Sendable {
 
     /// The OAuth `signature` of a token response: base64 HMAC-SHA256 of `id` + `issued_at`.
     func signature(identityURL: String, issuedAt: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data((identityURL + issuedAt).utf8), using: SymmetricKey(data: signingKey))
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data((identityURL + issuedAt).utf8),
+            using: SymmetricKey(data: signingKey)
+        )
         return Data(mac).base64EncodedString()
     }
 

@@ -41,7 +41,9 @@ final class RequestLog: Sendable {
         let manager = FileManager.default
         if !manager.fileExists(atPath: url.path) {
             guard manager.createFile(atPath: url.path, contents: nil) else {
-                throw OrgError.configuration("cannot create the request log '\(url.path)'; check that its folder exists and is writable")
+                throw OrgError.configuration(
+                    "cannot create the request log '\(url.path)'; check that its folder exists and is writable"
+                )
             }
         }
         do {
@@ -49,7 +51,9 @@ final class RequestLog: Sendable {
             try handle.seekToEnd()
             self.handle = ProtectedState(handle)
         } catch {
-            throw OrgError.configuration("cannot open the request log '\(url.path)' for writing: \(error.localizedDescription)")
+            throw OrgError.configuration(
+                "cannot open the request log '\(url.path)' for writing: \(error.localizedDescription)"
+            )
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

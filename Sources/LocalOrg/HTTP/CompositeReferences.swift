@@ -57,7 +57,9 @@ struct CompositeReferences {
     func substitute(in value: OrgJSONValue) throws(Unresolved) -> OrgJSONValue {
         switch value {
         case .string(let text):
-            if text.hasPrefix("@{"), text.hasSuffix("}"), text.dropFirst(2).firstIndex(of: "}") == text.index(before: text.endIndex) {
+            if text.hasPrefix("@{"), text.hasSuffix("}"),
+                text.dropFirst(2).firstIndex(of: "}") == text.index(before: text.endIndex)
+            {
                 return try resolve(String(text.dropFirst(2).dropLast()))
             }
             return .string(try substitute(in: text))

@@ -19,7 +19,9 @@ enum HTTPDate {
     /// Parses an RFC 1123 date; also accepts a numeric zone (`+0000`), as Android's `z` may print.
     static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm:ss Z"] {
+        for format in [
+            "EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm:ss Z",
+        ] {
             if let date = makeFormatter(format).date(from: trimmed) { return date }
         }
         return nil

@@ -24,7 +24,10 @@ extension OrgAPI {
 
     /// Routes `/composite/sobjects[/…]`.
     func collections(
-        _ request: OrgHTTPRequest, version: APIVersion, path: [String], store: OrgStore
+        _ request: OrgHTTPRequest,
+        version: APIVersion,
+        path: [String],
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         switch path.count {
         case 0:
@@ -67,10 +70,11 @@ extension OrgAPI {
                     throw OrgError.requiredFieldsMissing([field])
                 }
                 fields.removeValue(forCaseInsensitiveKey: field)
-                let text: String = switch value {
-                case .string(let text): text
-                default: value.jsonText
-                }
+                let text: String =
+                    switch value {
+                    case .string(let text): text
+                    default: value.jsonText
+                    }
                 let result = try writer.upsert(object, externalIDField: field, value: text, fields: fields)
                 return .success(id: result.id, created: result.created)
             }
@@ -93,7 +97,10 @@ extension OrgAPI {
 
     /// `GET /composite/sobjects/{Type}?ids=…&fields=…` or `POST` with `{"ids": […], "fields": […]}`.
     private func retrieveCollection(
-        _ request: OrgHTTPRequest, object: String, version: APIVersion, store: OrgStore
+        _ request: OrgHTTPRequest,
+        object: String,
+        version: APIVersion,
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         let ids: [String]
         let fields: [String]
@@ -120,7 +127,10 @@ extension OrgAPI {
 
     /// Runs `count` record operations in one transaction, a savepoint each, and writes the results.
     private func run(
-        _ count: Int, allOrNone: Bool, store: OrgStore, knownID: (Int) -> String?,
+        _ count: Int,
+        allOrNone: Bool,
+        store: OrgStore,
+        knownID: (Int) -> String?,
         operation: (OrgWriter, Int) throws -> RecordOutcome
     ) throws -> OrgHTTPResponse {
         var outcomes: [RecordOutcome] = []
@@ -169,14 +179,17 @@ extension OrgAPI {
     }
 
     /// Reads `{"allOrNone": …, "records": […]}`, at most 200 records, each an object.
-    private static func collectionBody(_ request: OrgHTTPRequest) throws -> (records: [OrgJSONObject], allOrNone: Bool) {
+    private static func collectionBody(_ request: OrgHTTPRequest) throws -> (records: [OrgJSONObject], allOrNone: Bool)
+    {
         let body = try request.jsonObjectBody()
         guard let values = body["records"]?.arrayValue else {
             throw OrgError.invalidBody("The body must have a 'records' array")
         }
         guard values.count <= collectionLimit else { throw OrgError.tooMany("records", maximum: collectionLimit) }
         let records = try values.map { value in
-            guard let record = value.objectValue else { throw OrgError.invalidBody("Each element of 'records' must be an object") }
+            guard let record = value.objectValue else {
+                throw OrgError.invalidBody("Each element of 'records' must be an object")
+            }
             return record
         }
         return (records, body["allOrNone"]?.boolValue ?? false)
@@ -196,10 +209,16 @@ extension OrgAPI {
 extension OrgError {
     /// A collection record without `attributes.type`.
     static let collectionRecordWithoutType = OrgError(
-        status: 400, code: .invalidType, message: "Must send a concrete entity type.")
+        status: 400,
+        code: .invalidType,
+        message: "Must send a concrete entity type."
+    )
     /// A collection update record without its ID.
     static let collectionRecordWithoutID = OrgError(
-        status: 400, code: .missingArgument, message: "Id not specified in an update call")
+        status: 400,
+        code: .missingArgument,
+        message: "Id not specified in an update call"
+    )
 }
 
 extension OrgError.Code {

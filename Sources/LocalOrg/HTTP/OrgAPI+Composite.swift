@@ -21,7 +21,10 @@ extension OrgAPI {
 
     /// Routes `/composite[/…]`.
     func composite(
-        _ request: OrgHTTPRequest, version: APIVersion, path: [String], store: OrgStore
+        _ request: OrgHTTPRequest,
+        version: APIVersion,
+        path: [String],
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         guard let first = path.first else {
             try Self.require(request, ["POST"])
@@ -101,8 +104,12 @@ extension OrgAPI {
                     var references = CompositeReferences()
                     for (index, subrequest) in subrequests.enumerated() {
                         let response = execute(
-                            subrequest, references: references, forwarded: forwarded, version: version,
-                            store: .transaction(writer))
+                            subrequest,
+                            references: references,
+                            forwarded: forwarded,
+                            version: version,
+                            store: .transaction(writer)
+                        )
                         results.append(Self.compositeResult(response, referenceID: subrequest.referenceID))
                         if response.isFailure {
                             // An OrgError passes through the database unchanged and rolls it back.
@@ -128,8 +135,12 @@ extension OrgAPI {
                     dependsOnFailure
                     ? .error(.processingHalted, version: version)
                     : execute(
-                        subrequest, references: references, forwarded: forwarded, version: version,
-                        store: .database(database))
+                        subrequest,
+                        references: references,
+                        forwarded: forwarded,
+                        version: version,
+                        store: .database(database)
+                    )
                 if response.isFailure {
                     failed.insert(subrequest.referenceID)
                 } else {
@@ -143,7 +154,10 @@ extension OrgAPI {
 
     /// Resolves a subrequest's references and runs it.
     private func execute(
-        _ subrequest: Subrequest, references: CompositeReferences, forwarded: HTTPFields, version: APIVersion,
+        _ subrequest: Subrequest,
+        references: CompositeReferences,
+        forwarded: HTTPFields,
+        version: APIVersion,
         store: OrgStore
     ) -> OrgHTTPResponse {
         do {
@@ -154,7 +168,11 @@ extension OrgAPI {
                 if let fieldName = HTTPField.Name(name) { headers[fieldName] = value }
             }
             let request = OrgHTTPRequest(
-                method: subrequest.method, target: url, headers: headers, body: body?.encoded() ?? Data())
+                method: subrequest.method,
+                target: url,
+                headers: headers,
+                body: body?.encoded() ?? Data()
+            )
             return run(request, store: store)
         } catch let error as CompositeReferences.Unresolved {
             return .error(.unresolvedReference(error.reference), version: version)
@@ -196,7 +214,12 @@ extension OrgAPI {
                 member.value.stringValue.map { (member.key, $0) }
             }
             return Subrequest(
-                method: method.uppercased(), url: url, referenceID: referenceID, body: object["body"], headers: headers)
+                method: method.uppercased(),
+                url: url,
+                referenceID: referenceID,
+                body: object["body"],
+                headers: headers
+            )
         }
         guard queries <= compositeQueryLimit else {
             throw OrgError.tooMany("query and collections subrequests", maximum: compositeQueryLimit)

@@ -7,7 +7,11 @@ extension OrgAPI {
 
     /// `GET /query?q=…`, `GET /queryAll?q=…`, and `GET /query/{locator}` (or `/queryAll/{locator}`).
     func query(
-        _ request: OrgHTTPRequest, version: APIVersion, locator: [String], includeDeleted: Bool, store: OrgStore
+        _ request: OrgHTTPRequest,
+        version: APIVersion,
+        locator: [String],
+        includeDeleted: Bool,
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         try Self.require(request, ["GET"])
         let size = pageSize(for: request)
@@ -17,7 +21,12 @@ extension OrgAPI {
             page = try store.queryMore(locator: next, pageSize: size, apiVersion: version.description)
         } else {
             guard let soql = request.parameter("q"), !soql.isEmpty else { throw OrgError.missingParameter("q") }
-            page = try store.query(soql, includeDeleted: includeDeleted, pageSize: size, apiVersion: version.description)
+            page = try store.query(
+                soql,
+                includeDeleted: includeDeleted,
+                pageSize: size,
+                apiVersion: version.description
+            )
         }
         return .json(200, page.responseBody(apiVersion: version.description))
     }

@@ -6,7 +6,10 @@ import SOQL
 extension OrgAPI {
     /// Routes `/sobjects[/…]`.
     func sobjects(
-        _ request: OrgHTTPRequest, version: APIVersion, path: [String], store: OrgStore
+        _ request: OrgHTTPRequest,
+        version: APIVersion,
+        path: [String],
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         let apiVersion = version.description
         switch path.count {
@@ -33,7 +36,14 @@ extension OrgAPI {
         case 3:
             // The value was encoded with quote_plus by some clients (§4.2): `+` stands for a space.
             let value = path[2].replacingOccurrences(of: "+", with: " ")
-            return try externalIDRow(request, object: path[0], field: path[1], value: value, version: version, store: store)
+            return try externalIDRow(
+                request,
+                object: path[0],
+                field: path[1],
+                value: value,
+                version: version,
+                store: store
+            )
         default:
             throw OrgError.resourceNotFound
         }
@@ -41,7 +51,10 @@ extension OrgAPI {
 
     /// `POST /sobjects/{Type}` → `201 {"id", "success": true, "errors": []}`.
     private func create(
-        _ request: OrgHTTPRequest, object: String, version: APIVersion, store: OrgStore
+        _ request: OrgHTTPRequest,
+        object: String,
+        version: APIVersion,
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         let fields = try request.jsonObjectBody()
         let id = try store.write { try $0.create(object, fields: fields) }
@@ -51,7 +64,11 @@ extension OrgAPI {
 
     /// `GET`, `PATCH` or `DELETE /sobjects/{Type}/{id}`.
     private func row(
-        _ request: OrgHTTPRequest, object: String, id: String, version: APIVersion, store: OrgStore
+        _ request: OrgHTTPRequest,
+        object: String,
+        id: String,
+        version: APIVersion,
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         try Self.require(request, ["GET", "PATCH", "DELETE"])
         switch request.method {
@@ -71,7 +88,11 @@ extension OrgAPI {
     /// `GET /sobjects/{Type}/{id}[?fields=A,B]` with `ETag` and `Last-Modified`, honouring
     /// `If-None-Match` / `If-Modified-Since` (304) and `If-Match` (412).
     private func retrieveRow(
-        _ request: OrgHTTPRequest, object: String, id: String, version: APIVersion, store: OrgStore
+        _ request: OrgHTTPRequest,
+        object: String,
+        id: String,
+        version: APIVersion,
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         let fields = Self.fieldList(request.parameter("fields"))
         let body = try store.retrieve(object, id: id, fields: fields, apiVersion: version.description)
@@ -102,13 +123,23 @@ extension OrgAPI {
 
     /// `GET` (retrieve by external ID) or `PATCH` (upsert) `/sobjects/{Type}/{Field}/{value}` (§4.2).
     private func externalIDRow(
-        _ request: OrgHTTPRequest, object: String, field: String, value: String, version: APIVersion, store: OrgStore
+        _ request: OrgHTTPRequest,
+        object: String,
+        field: String,
+        value: String,
+        version: APIVersion,
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         try Self.require(request, ["GET", "PATCH"])
         if request.method == "GET" {
             let fields = Self.fieldList(request.parameter("fields"))
             let body = try store.retrieve(
-                object, externalIDField: field, value: value, fields: fields, apiVersion: version.description)
+                object,
+                externalIDField: field,
+                value: value,
+                fields: fields,
+                apiVersion: version.description
+            )
             return .json(200, body)
         }
         let fields = try request.jsonObjectBody()
@@ -117,7 +148,9 @@ extension OrgAPI {
         if !result.created, version < .upsertReportsCreated {
             return OrgHTTPResponse(status: 204, headers: location, isJSON: false)
         }
-        let body: OrgJSONValue = ["id": .string(result.id), "success": true, "errors": [], "created": .bool(result.created)]
+        let body: OrgJSONValue = [
+            "id": .string(result.id), "success": true, "errors": [], "created": .bool(result.created),
+        ]
         return .json(result.created ? 201 : 200, body, headers: location)
     }
 
@@ -132,7 +165,8 @@ extension OrgAPI {
         }
         let start = try date("start")
         let end = try date("end")
-        let body = deleted
+        let body =
+            deleted
             ? try database.deletedRecords(object, start: start, end: end)
             : try database.updatedRecords(object, start: start, end: end)
         return .json(200, body)

@@ -23,8 +23,12 @@ struct OrgAPI: Sendable {
     private let baseURL = ProtectedState("")
 
     init(
-        database: OrgDatabase, sessions: SessionStore, usage: APIUsage, pageSizeOverride: Int?,
-        oauth: OAuthTokenEndpoint, identity: OrgIdentity
+        database: OrgDatabase,
+        sessions: SessionStore,
+        usage: APIUsage,
+        pageSizeOverride: Int?,
+        oauth: OAuthTokenEndpoint,
+        identity: OrgIdentity
     ) {
         self.database = database
         self.sessions = sessions
@@ -103,7 +107,10 @@ struct OrgAPI: Sendable {
     }
 
     private func dispatch(
-        _ request: OrgHTTPRequest, version: APIVersion, resource: [String], store: OrgStore
+        _ request: OrgHTTPRequest,
+        version: APIVersion,
+        resource: [String],
+        store: OrgStore
     ) throws -> OrgHTTPResponse {
         guard let first = resource.first else {
             try Self.require(request, ["GET"])

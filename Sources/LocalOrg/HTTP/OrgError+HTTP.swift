@@ -28,34 +28,51 @@ extension OrgError {
 
     /// The 403 once the API request allocation is used up.
     static let requestLimitExceeded = OrgError(
-        status: 403, code: .requestLimitExceeded, message: "TotalRequests Limit exceeded.")
+        status: 403,
+        code: .requestLimitExceeded,
+        message: "TotalRequests Limit exceeded."
+    )
 
     /// The body of an injected server error.
     static func injectedFailure(status: Int) -> OrgError {
         if status == 503 {
             return OrgError(
-                status: 503, code: .serverUnavailable,
-                message: "Server temporarily unavailable; retry the request (injected by --fail-rate)")
+                status: 503,
+                code: .serverUnavailable,
+                message: "Server temporarily unavailable; retry the request (injected by --fail-rate)"
+            )
         }
         return OrgError(
-            status: 500, code: .storage,
-            message: "An unexpected error occurred. Please include this ErrorId if you contact support: local-org-fault (injected by --fail-rate)")
+            status: 500,
+            code: .storage,
+            message:
+                "An unexpected error occurred. Please include this ErrorId if you contact support: local-org-fault (injected by --fail-rate)"
+        )
     }
 
     /// A path the local org does not serve.
     static let resourceNotFound = OrgError(
-        status: 404, code: .notFound, message: "The requested resource does not exist")
+        status: 404,
+        code: .notFound,
+        message: "The requested resource does not exist"
+    )
 
     /// A method the resource does not accept.
     static func methodNotAllowed(_ method: String, allowed: [String]) -> OrgError {
         OrgError(
-            status: 405, code: .methodNotAllowed,
-            message: "HTTP Method '\(method)' not allowed. Allowed are \(allowed.joined(separator: ","))")
+            status: 405,
+            code: .methodNotAllowed,
+            message: "HTTP Method '\(method)' not allowed. Allowed are \(allowed.joined(separator: ","))"
+        )
     }
 
     /// A required query parameter such as `q` or `ids` is missing.
     static func missingParameter(_ name: String) -> OrgError {
-        OrgError(status: 400, code: .malformedQuery, message: "A query string has to be specified: parameter '\(name)' is missing")
+        OrgError(
+            status: 400,
+            code: .malformedQuery,
+            message: "A query string has to be specified: parameter '\(name)' is missing"
+        )
     }
 
     /// A body that is valid JSON but has the wrong shape for the resource.
@@ -85,25 +102,34 @@ extension OrgError {
 
     /// A composite batch subrequest not run because an earlier one failed with `haltOnError`.
     static let batchHalted = OrgError(
-        status: 412, code: .batchProcessingHalted,
-        message: "Batch processing halted per request because an earlier subrequest failed")
+        status: 412,
+        code: .batchProcessingHalted,
+        message: "Batch processing halted per request because an earlier subrequest failed"
+    )
 
     /// A composite subrequest rolled back or skipped.
     static let processingHalted = OrgError(
-        status: 400, code: .processingHalted,
-        message: "The transaction was rolled back since another operation in the same transaction failed.")
+        status: 400,
+        code: .processingHalted,
+        message: "The transaction was rolled back since another operation in the same transaction failed."
+    )
 
     /// A composite subrequest whose reference names a failed or unknown subrequest.
     static func unresolvedReference(_ reference: String) -> OrgError {
         OrgError(
-            status: 400, code: .processingHalted,
-            message: "Invalid reference specified. No value for \(reference) found in the results of earlier subrequests.")
+            status: 400,
+            code: .processingHalted,
+            message:
+                "Invalid reference specified. No value for \(reference) found in the results of earlier subrequests."
+        )
     }
 
     /// The per-record error of a collection record rolled back by `allOrNone`.
     static let allOrNoneRolledBack = OrgError(
-        status: 400, code: .allOrNoneOperationRolledBack,
-        message: "Record rolled back because not all records were valid and the request was using AllOrNone header")
+        status: 400,
+        code: .allOrNoneOperationRolledBack,
+        message: "Record rolled back because not all records were valid and the request was using AllOrNone header"
+    )
 
     /// A problem with the server's own settings (certificates, log file), reported before it starts.
     static func configuration(_ message: String) -> OrgError {

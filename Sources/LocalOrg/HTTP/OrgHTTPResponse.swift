@@ -26,7 +26,9 @@ struct OrgHTTPResponse: Sendable {
     }
 
     /// A JSON response from a value.
-    static func json(_ status: Int, _ value: OrgJSONValue, headers: [(name: String, value: String)] = []) -> OrgHTTPResponse {
+    static func json(_ status: Int, _ value: OrgJSONValue, headers: [(name: String, value: String)] = [])
+        -> OrgHTTPResponse
+    {
         OrgHTTPResponse(status: status, headers: headers, body: value.encoded())
     }
 

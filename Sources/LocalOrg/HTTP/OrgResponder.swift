@@ -87,7 +87,14 @@ struct OrgResponder: HTTPResponder {
         guard let log else { return }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        log.append(RequestLogEntry(method: method, path: target, status: status, durationMs: (milliseconds * 1000).rounded() / 1000))
+        log.append(
+            RequestLogEntry(
+                method: method,
+                path: target,
+                status: status,
+                durationMs: (milliseconds * 1000).rounded() / 1000
+            )
+        )
     }
 
     // Registered once; `Sforce-Limit-Info` is a valid token, so the force-free initializer cannot fail.

@@ -40,7 +40,10 @@ enum OrgStore {
             try database.queryMore(locator: locator, pageSize: pageSize, apiVersion: apiVersion)
         case .transaction(let writer):
             try OrgQueryRunner(db: writer.db, context: writer.context).queryMore(
-                locator: locator, pageSize: pageSize, apiVersion: apiVersion)
+                locator: locator,
+                pageSize: pageSize,
+                apiVersion: apiVersion
+            )
         }
     }
 
@@ -56,15 +59,29 @@ enum OrgStore {
 
     /// One record by external ID.
     func retrieve(
-        _ object: String, externalIDField: String, value: String, fields: [String]?, apiVersion: String
+        _ object: String,
+        externalIDField: String,
+        value: String,
+        fields: [String]?,
+        apiVersion: String
     ) throws -> Data {
         switch self {
         case .database(let database):
             try database.retrieve(
-                object, externalIDField: externalIDField, value: value, fields: fields, apiVersion: apiVersion)
+                object,
+                externalIDField: externalIDField,
+                value: value,
+                fields: fields,
+                apiVersion: apiVersion
+            )
         case .transaction(let writer):
             try writer.retrieve(
-                object, externalIDField: externalIDField, value: value, fields: fields, apiVersion: apiVersion)
+                object,
+                externalIDField: externalIDField,
+                value: value,
+                fields: fields,
+                apiVersion: apiVersion
+            )
         }
     }
 

@@ -36,7 +36,8 @@ struct OrgBriefcasePrimer {
     func respond(relayToken: String?, changedAfter: String?, pageSize: Int, apiVersion: String) throws -> OrgJSONValue {
         if relayToken != nil, changedAfter != nil {
             throw OrgError.invalidParameter(
-                "Include either relayToken or changedAfterTimestamp in the request, not both")
+                "Include either relayToken or changedAfterTimestamp in the request, not both"
+            )
         }
         var position = Position(rule: 0, afterID: nil, changedAfter: nil, total: nil)
         if let relayToken {
@@ -47,7 +48,8 @@ struct OrgBriefcasePrimer {
         } else if let changedAfter {
             guard let milliseconds = OrgDateTime.parseDateTime(changedAfter) else {
                 throw OrgError.invalidParameter(
-                    "changedAfterTimestamp '\(changedAfter)' is not an ISO 8601 date-time such as 2024-03-05T10:11:12.000Z")
+                    "changedAfterTimestamp '\(changedAfter)' is not an ISO 8601 date-time such as 2024-03-05T10:11:12.000Z"
+                )
             }
             position.changedAfter = milliseconds
         }
@@ -83,7 +85,8 @@ struct OrgBriefcasePrimer {
                     .object([
                         "id": .string(row.id),
                         "systemModstamp": .string(Self.formatZ(row.modstamp)),
-                    ]))
+                    ])
+                )
             }
             served += taken.count
             if rows.count > taken.count {
@@ -122,7 +125,11 @@ struct OrgBriefcasePrimer {
         -> [(id: String, modstamp: Int64)]
     {
         let soql = "SELECT Id, SystemModstamp FROM \(rule.object)\(condition(rule, position: position)) ORDER BY Id"
-        let data = try OrgQueryRunner(db: db, context: context).recordsJSON(soql, apiVersion: apiVersion, maximum: limit)
+        let data = try OrgQueryRunner(db: db, context: context).recordsJSON(
+            soql,
+            apiVersion: apiVersion,
+            maximum: limit
+        )
         guard let rows = try OrgJSONValue.decode(data).arrayValue else { return [] }
         return rows.compactMap { row in
             guard let fields = row.objectValue, let id = fields["Id"]?.stringValue else { return nil }
@@ -137,8 +144,13 @@ struct OrgBriefcasePrimer {
         for rule in rules {
             let position = Position(rule: 0, afterID: nil, changedAfter: changedAfter, total: nil)
             let soql = "SELECT count() FROM \(rule.object)\(condition(rule, position: position))"
-            guard let page = try? OrgQueryRunner(db: db, context: context).query(
-                soql, includeDeleted: false, pageSize: 1, apiVersion: apiVersion)
+            guard
+                let page = try? OrgQueryRunner(db: db, context: context).query(
+                    soql,
+                    includeDeleted: false,
+                    pageSize: 1,
+                    apiVersion: apiVersion
+                )
             else { continue }
             count += page.totalSize
         }
@@ -161,7 +173,8 @@ struct OrgBriefcasePrimer {
     }
 
     static func encode(_ position: Position) -> String {
-        let text = "1:\(position.rule):\(position.afterID ?? ""):\(position.changedAfter.map(String.init) ?? ""):"
+        let text =
+            "1:\(position.rule):\(position.afterID ?? ""):\(position.changedAfter.map(String.init) ?? ""):"
             + (position.total.map(String.init) ?? "")
         return Base64URL.encode(Data(text.utf8))
     }
@@ -201,7 +214,10 @@ extension OrgDatabase {
     {
         try read { writer in
             try OrgBriefcasePrimer(db: writer.db, context: writer.context).respond(
-                relayToken: relayToken, changedAfter: changedAfter, pageSize: pageSize, apiVersion: apiVersion
+                relayToken: relayToken,
+                changedAfter: changedAfter,
+                pageSize: pageSize,
+                apiVersion: apiVersion
             ).encoded()
         }
     }

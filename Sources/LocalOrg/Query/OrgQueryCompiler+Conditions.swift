@@ -28,7 +28,8 @@ extension OrgQueryCompiler {
                 throw OrgError.filterValueType(field: resolved.field.name, expected: "string for LIKE")
             }
             return SQLFragment(
-                "\(OrgSQL.column(resolved.alias, resolved.field.name)) LIKE ? ESCAPE '\\'", [pattern.databaseValue]
+                "\(OrgSQL.column(resolved.alias, resolved.field.name)) LIKE ? ESCAPE '\\'",
+                [pattern.databaseValue]
             )
         case .in(let path, let values, let negated):
             let resolved = try scope.resolve(path.components)
@@ -94,7 +95,8 @@ extension OrgQueryCompiler {
             let (lower, upper) = try bounds(of: literal, for: field)
             switch op {
             case .equal: return SQLFragment("(\(column) >= ? AND \(column) < ?)", [lower, upper])
-            case .notEqual: return SQLFragment("(\(column) IS NULL OR \(column) < ? OR \(column) >= ?)", [lower, upper])
+            case .notEqual:
+                return SQLFragment("(\(column) IS NULL OR \(column) < ? OR \(column) >= ?)", [lower, upper])
             case .less: return SQLFragment("\(column) < ?", [lower])
             case .lessOrEqual: return SQLFragment("\(column) < ?", [upper])
             case .greater: return SQLFragment("\(column) >= ?", [upper])
@@ -137,7 +139,9 @@ extension OrgQueryCompiler {
         case (let type, .integer(let number)) where type.isNumeric:
             return type == .int ? number.databaseValue : Double(number).databaseValue
         case (let type, .decimal(let text)) where type.isNumeric:
-            guard let number = Double(text) else { throw OrgError.filterValueType(field: field.name, expected: "number") }
+            guard let number = Double(text) else {
+                throw OrgError.filterValueType(field: field.name, expected: "number")
+            }
             return number.databaseValue
         case (.date, .date(let date)):
             return date.text.databaseValue

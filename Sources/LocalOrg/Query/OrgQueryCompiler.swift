@@ -76,16 +76,24 @@ struct OrgQueryCompiler {
         var conditions: [SQLFragment] = []
         if !includeDeleted { conditions.append(SQLFragment("\(OrgSQL.column(scope.alias, "IsDeleted")) = 0")) }
         if query.usingScope?.lowercased() == "mine", object.field(named: "OwnerId") != nil {
-            conditions.append(SQLFragment("\(OrgSQL.column(scope.alias, "OwnerId")) = ?", [context.userID.databaseValue]))
+            conditions.append(
+                SQLFragment("\(OrgSQL.column(scope.alias, "OwnerId")) = ?", [context.userID.databaseValue])
+            )
         }
         if let condition = query.condition { conditions.append(try compile(condition, scope: scope)) }
         let orderBy = try compileOrder(query.orderBy, scope: scope)
-        let rendered = isCount ? SQLFragment("NULL") : projection.render(urlPrefix: "/services/data/v\(apiVersion)/sobjects/")
+        let rendered =
+            isCount ? SQLFragment("NULL") : projection.render(urlPrefix: "/services/data/v\(apiVersion)/sobjects/")
         return OrgCompiledQuery(
-            object: object, isCount: isCount, projection: rendered,
-            rootAlias: scope.alias, joins: scope.joinClause,
+            object: object,
+            isCount: isCount,
+            projection: rendered,
+            rootAlias: scope.alias,
+            joins: scope.joinClause,
             condition: conditions.isEmpty ? SQLFragment("1") : SQLFragment.joined(conditions, separator: " AND "),
-            orderBy: orderBy, limit: query.limit, offset: query.offset
+            orderBy: orderBy,
+            limit: query.limit,
+            offset: query.offset
         )
     }
 
@@ -98,8 +106,10 @@ struct OrgQueryCompiler {
             let child = context.schema.object(named: relationship.childObject)
         else {
             throw OrgError(
-                status: 400, code: .invalidType,
-                message: "Didn't understand relationship '\(query.object)' in FROM part of query call. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names."
+                status: 400,
+                code: .invalidType,
+                message:
+                    "Didn't understand relationship '\(query.object)' in FROM part of query call. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names."
             )
         }
         if query.select.contains(where: { if case .field = $0 { false } else { true } }) {

@@ -28,7 +28,10 @@ struct OrgQueryRunner {
         if totalSize <= pageSize {
             let rows = SQLFragment("SELECT ") + compiled.projection + SQLFragment(" AS r") + tail
             return OrgQueryPage(
-                totalSize: totalSize, done: true, nextLocator: nil, recordsJSON: try pageJSON(rows)
+                totalSize: totalSize,
+                done: true,
+                nextLocator: nil,
+                recordsJSON: try pageJSON(rows)
             )
         }
         try purgeExpiredCursors()
@@ -45,7 +48,12 @@ struct OrgQueryRunner {
             arguments: [locator, soql, includeDeleted, totalSize, firstSeq, context.nowMilliseconds]
         )
         return try page(
-            compiled, locator: locator, firstSeq: firstSeq, totalSize: totalSize, offset: 0, pageSize: pageSize
+            compiled,
+            locator: locator,
+            firstSeq: firstSeq,
+            totalSize: totalSize,
+            offset: 0,
+            pageSize: pageSize
         )
     }
 
@@ -57,7 +65,8 @@ struct OrgQueryRunner {
         let locator = String(text[..<dash])
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT soql, includeDeleted, totalSize, firstSeq, createdAt FROM _org_cursor WHERE id = ?",
+                db,
+                sql: "SELECT soql, includeDeleted, totalSize, firstSeq, createdAt FROM _org_cursor WHERE id = ?",
                 arguments: [locator]
             )
         else { throw OrgError.invalidLocator(text) }
@@ -67,17 +76,27 @@ struct OrgQueryRunner {
         guard context.nowMilliseconds - createdAt <= lifetime, offset < totalSize else {
             throw OrgError.invalidLocator(text)
         }
-        let compiled = try OrgQueryCompiler(context: context, apiVersion: apiVersion, includeDeleted: row["includeDeleted"])
-            .compile(row["soql"] as String)
+        let compiled = try OrgQueryCompiler(
+            context: context,
+            apiVersion: apiVersion,
+            includeDeleted: row["includeDeleted"]
+        )
+        .compile(row["soql"] as String)
         return try page(
-            compiled, locator: locator, firstSeq: row["firstSeq"], totalSize: totalSize, offset: offset,
+            compiled,
+            locator: locator,
+            firstSeq: row["firstSeq"],
+            totalSize: totalSize,
+            offset: offset,
             pageSize: pageSize
         )
     }
 
     /// The records of a query as one JSON array, at most `maximum` of them, without paging (SOSL).
     func recordsJSON(_ soql: String, apiVersion: String, maximum: Int) throws -> Data {
-        let compiled = try OrgQueryCompiler(context: context, apiVersion: apiVersion, includeDeleted: false).compile(soql)
+        let compiled = try OrgQueryCompiler(context: context, apiVersion: apiVersion, includeDeleted: false).compile(
+            soql
+        )
         var rows = SQLFragment("SELECT r FROM (SELECT ") + compiled.projection + SQLFragment(" AS r") + compiled.tail
         rows.append(") LIMIT \(max(0, maximum))")
         return try pageJSON(rows)
@@ -85,7 +104,12 @@ struct OrgQueryRunner {
 
     /// One page of a snapshotted result.
     private func page(
-        _ compiled: OrgCompiledQuery, locator: String, firstSeq: Int64, totalSize: Int, offset: Int, pageSize: Int
+        _ compiled: OrgCompiledQuery,
+        locator: String,
+        firstSeq: Int64,
+        totalSize: Int,
+        offset: Int,
+        pageSize: Int
     ) throws -> OrgQueryPage {
         let alias = compiled.rootAlias
         let joins = compiled.joins
@@ -98,7 +122,9 @@ struct OrgQueryRunner {
         rows.arguments += [start.databaseValue, end.databaseValue]
         let next = offset + pageSize
         return OrgQueryPage(
-            totalSize: totalSize, done: next >= totalSize, nextLocator: next >= totalSize ? nil : "\(locator)-\(next)",
+            totalSize: totalSize,
+            done: next >= totalSize,
+            nextLocator: next >= totalSize ? nil : "\(locator)-\(next)",
             recordsJSON: try pageJSON(rows)
         )
     }
@@ -114,13 +140,16 @@ struct OrgQueryRunner {
     private func purgeExpiredCursors() throws {
         let limit = context.nowMilliseconds - Int64(context.configuration.locatorLifetime * 1000)
         let expired = try Row.fetchAll(
-            db, sql: "SELECT id, firstSeq, totalSize FROM _org_cursor WHERE createdAt < ?", arguments: [limit]
+            db,
+            sql: "SELECT id, firstSeq, totalSize FROM _org_cursor WHERE createdAt < ?",
+            arguments: [limit]
         )
         for cursor in expired {
             let first: Int64 = cursor["firstSeq"]
             let total: Int64 = cursor["totalSize"]
             try db.execute(
-                sql: "DELETE FROM _org_cursor_rows WHERE seq >= ? AND seq < ?", arguments: [first, first + total]
+                sql: "DELETE FROM _org_cursor_rows WHERE seq >= ? AND seq < ?",
+                arguments: [first, first + total]
             )
             try db.execute(sql: "DELETE FROM _org_cursor WHERE id = ?", arguments: [cursor["id"] as String])
         }

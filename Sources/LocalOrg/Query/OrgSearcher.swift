@@ -16,7 +16,9 @@ struct OrgSearcher {
 
     func search(_ sosl: String, apiVersion: String) throws -> Data {
         var scanner = Substring(sosl.trimmingCharacters(in: .whitespacesAndNewlines))
-        guard consume("FIND", from: &scanner) else { throw OrgError.malformedSearch("a search must start with FIND {term}") }
+        guard consume("FIND", from: &scanner) else {
+            throw OrgError.malformedSearch("a search must start with FIND {term}")
+        }
         skipSpaces(&scanner)
         let term = try readTerm(&scanner)
         var scope = "ALL"
@@ -67,7 +69,8 @@ struct OrgSearcher {
             let object = try writer.context.queryObject(target.object)
             let fields = searchFields(of: object, scope: scope)
             let pattern = "'%" + escape(term) + "%'"
-            let match = fields.isEmpty ? "Id = null" : fields.map { "\($0.name) LIKE \(pattern)" }.joined(separator: " OR ")
+            let match =
+                fields.isEmpty ? "Id = null" : fields.map { "\($0.name) LIKE \(pattern)" }.joined(separator: " OR ")
             let (condition, rest) = splitWhere(target.tail)
             let filter = condition.map { "(\(match)) AND (\($0))" } ?? "(\(match))"
             let soql = "SELECT \(target.fields) FROM \(object.name) WHERE \(filter) \(rest)"

@@ -61,15 +61,23 @@ struct OrgDescriber {
             guard let id = recordTypeIDs[recordType.developerName] else { continue }
             infos.append(
                 info(
-                    developerName: recordType.developerName, name: recordType.name, id: id,
-                    active: recordType.isActive, isDefault: recordType.developerName == defaultName, master: false
+                    developerName: recordType.developerName,
+                    name: recordType.name,
+                    id: id,
+                    active: recordType.isActive,
+                    isDefault: recordType.developerName == defaultName,
+                    master: false
                 )
             )
         }
         infos.append(
             info(
-                developerName: "Master", name: "Master", id: OrgRecordType.masterID, active: true,
-                isDefault: defaultName == nil, master: true
+                developerName: "Master",
+                name: "Master",
+                id: OrgRecordType.masterID,
+                active: true,
+                isDefault: defaultName == nil,
+                master: true
             )
         )
         return infos

@@ -47,12 +47,25 @@ public struct OrgField: Sendable, Equatable {
 
     /// Creates a field; defaults describe an optional, writable standard field.
     public init(
-        name: String, label: String? = nil, type: OrgFieldType, length: Int? = nil, referenceTo: [String] = [],
-        relationshipName: String? = nil, childRelationshipName: String? = nil, relationshipOrder: Int? = nil,
-        isCascadeDelete: Bool? = nil, isRestrictedDelete: Bool = false, restrictedDeleteWhen: OrgJSONObject? = nil,
+        name: String,
+        label: String? = nil,
+        type: OrgFieldType,
+        length: Int? = nil,
+        referenceTo: [String] = [],
+        relationshipName: String? = nil,
+        childRelationshipName: String? = nil,
+        relationshipOrder: Int? = nil,
+        isCascadeDelete: Bool? = nil,
+        isRestrictedDelete: Bool = false,
+        restrictedDeleteWhen: OrgJSONObject? = nil,
         isExternalID: Bool = false,
-        isUnique: Bool = false, isCreateable: Bool = true, isUpdateable: Bool = true, isNillable: Bool = true,
-        isDefaultedOnCreate: Bool = false, isCustom: Bool? = nil, picklistValues: [String] = [],
+        isUnique: Bool = false,
+        isCreateable: Bool = true,
+        isUpdateable: Bool = true,
+        isNillable: Bool = true,
+        isDefaultedOnCreate: Bool = false,
+        isCustom: Bool? = nil,
+        picklistValues: [String] = [],
         defaultValue: OrgJSONValue? = nil
     ) {
         self.name = name
@@ -85,12 +98,23 @@ public struct OrgField: Sendable, Equatable {
 
     /// A read-only system field maintained by the server.
     static func system(
-        _ name: String, _ type: OrgFieldType, referenceTo: [String] = [], relationshipName: String? = nil,
+        _ name: String,
+        _ type: OrgFieldType,
+        referenceTo: [String] = [],
+        relationshipName: String? = nil,
         label: String? = nil
     ) -> OrgField {
         OrgField(
-            name: name, label: label, type: type, referenceTo: referenceTo, relationshipName: relationshipName,
-            isCreateable: false, isUpdateable: false, isNillable: false, isDefaultedOnCreate: true, isCustom: false
+            name: name,
+            label: label,
+            type: type,
+            referenceTo: referenceTo,
+            relationshipName: relationshipName,
+            isCreateable: false,
+            isUpdateable: false,
+            isNillable: false,
+            isDefaultedOnCreate: true,
+            isCustom: false
         )
     }
 

@@ -35,7 +35,8 @@ extension OrgJSONValue {
         guard depth <= JSONReader.defaultMaximumDepth, budget.nodes <= 100_000 else {
             let mark = node.mark.map { "\($0.line):\($0.column)" } ?? "1:1"
             throw OrgError.invalidInput(
-                "\(source):\(mark): invalid YAML: the document nests too deep or expands to too many values")
+                "\(source):\(mark): invalid YAML: the document nests too deep or expands to too many values"
+            )
         }
         switch node {
         case .scalar(let scalar):
@@ -53,7 +54,8 @@ extension OrgJSONValue {
                 guard case .scalar(let keyScalar) = key else {
                     let mark = key.mark.map { "\($0.line):\($0.column)" } ?? "1:1"
                     throw OrgError.invalidInput(
-                        "\(source):\(mark): invalid YAML: keys must be plain strings, not collections")
+                        "\(source):\(mark): invalid YAML: keys must be plain strings, not collections"
+                    )
                 }
                 let converted = try Self(yaml: value, source: source, depth: depth + 1, budget: &budget)
                 if keyScalar.string == "<<", keyScalar.style == .plain {

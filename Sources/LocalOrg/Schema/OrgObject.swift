@@ -26,13 +26,20 @@ public struct OrgObject: Sendable, Equatable {
 
     /// Creates an object. Fields are kept in the given order; lookups ignore case.
     public init(
-        name: String, label: String? = nil, labelPlural: String? = nil, keyPrefix: String, isCustom: Bool? = nil,
-        isWritable: Bool = true, fields: [OrgField], recordTypes: [OrgRecordType] = []
+        name: String,
+        label: String? = nil,
+        labelPlural: String? = nil,
+        keyPrefix: String,
+        isCustom: Bool? = nil,
+        isWritable: Bool = true,
+        fields: [OrgField],
+        recordTypes: [OrgRecordType] = []
     ) {
         self.name = name
         let singular = label ?? OrgField.label(for: name)
         self.label = singular
-        self.labelPlural = labelPlural ?? (singular.hasSuffix("y") ? String(singular.dropLast()) + "ies" : singular + "s")
+        self.labelPlural =
+            labelPlural ?? (singular.hasSuffix("y") ? String(singular.dropLast()) + "ies" : singular + "s")
         self.keyPrefix = keyPrefix
         self.isCustom = isCustom ?? name.hasSuffix("__c")
         self.isCreateable = isWritable

@@ -19,8 +19,12 @@ public struct OrgRecordType: Sendable, Equatable {
 
     /// Creates a record type; the label defaults to the developer name.
     public init(
-        developerName: String, name: String? = nil, isActive: Bool = true, isDefault: Bool = false,
-        namespacePrefix: String? = nil, description: String? = nil
+        developerName: String,
+        name: String? = nil,
+        isActive: Bool = true,
+        isDefault: Bool = false,
+        namespacePrefix: String? = nil,
+        description: String? = nil
     ) {
         self.developerName = developerName
         self.name = name ?? developerName

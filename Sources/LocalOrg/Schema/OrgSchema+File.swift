@@ -109,7 +109,8 @@ enum OrgSchemaCoding {
         switch value {
         case .object(let object):
             return .object(
-                OrgJSONObject(object.members.sorted { $0.key < $1.key }.map { ($0.key, sortedKeys($0.value)) }))
+                OrgJSONObject(object.members.sorted { $0.key < $1.key }.map { ($0.key, sortedKeys($0.value)) })
+            )
         case .array(let elements):
             return .array(elements.map(sortedKeys))
         default:
@@ -125,7 +126,8 @@ enum OrgSchemaCoding {
                     var json: OrgJSONObject = ["object": .string(rule.object)]
                     if let filter = rule.filter { json["filter"] = .string(filter) }
                     return .object(json)
-                }),
+                }
+            ),
         ])
     }
 
@@ -179,7 +181,8 @@ enum OrgSchemaCoding {
         }
         if let unknown = root.keys.first(where: { !["objects", "briefcases", "mode"].contains($0) }) {
             throw OrgError.invalidInput(
-                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects' and 'briefcases'")
+                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects' and 'briefcases'"
+            )
         }
         let exact: Bool
         switch root["mode"] {
@@ -188,7 +191,8 @@ enum OrgSchemaCoding {
         default:
             throw OrgError.invalidInput(
                 "\(source): \"mode\" must be \"merge\" (add to the standard objects, the default) or \"exact\" "
-                    + "(the file's objects replace them)")
+                    + "(the file's objects replace them)"
+            )
         }
         let objects: [OrgJSONValue]
         switch root["objects"] {
@@ -214,7 +218,8 @@ enum OrgSchemaCoding {
                 if let other = schema.objects.first(where: { $0.keyPrefix == object.keyPrefix }) {
                     throw OrgError.invalidInput(
                         "\(source): object '\(other.name)' uses key prefix '\(object.keyPrefix)', which the local "
-                            + "org needs for '\(object.name)'; declare '\(object.name)' or use another prefix")
+                            + "org needs for '\(object.name)'; declare '\(object.name)' or use another prefix"
+                    )
                 }
                 schema.addOrReplace(object)
             }
@@ -300,8 +305,12 @@ enum OrgSchemaCoding {
                 ? OrgSchema.systemFields().filter { !declared.contains($0.name) }
                 : (isCustom ? OrgSchema.customObjectBaseFields() : OrgSchema.systemFields())
             object = OrgObject(
-                name: name, label: try reader.string("label"), labelPlural: try reader.string("labelPlural"),
-                keyPrefix: prefix, isCustom: isCustom, isWritable: try reader.bool("writable") ?? true,
+                name: name,
+                label: try reader.string("label"),
+                labelPlural: try reader.string("labelPlural"),
+                keyPrefix: prefix,
+                isCustom: isCustom,
+                isWritable: try reader.bool("writable") ?? true,
                 fields: baseFields
             )
         }
@@ -309,7 +318,9 @@ enum OrgSchemaCoding {
             guard let fieldJSON = entry.objectValue else {
                 throw OrgError.invalidInput("\(here): fields[\(position)] is not an object")
             }
-            object.addOrReplace(try decodeField(fieldJSON, object: object, where: "\(here) fields[\(position)]", objectHere: here))
+            object.addOrReplace(
+                try decodeField(fieldJSON, object: object, where: "\(here) fields[\(position)]", objectHere: here)
+            )
         }
         if let flag = try reader.bool("queryable") { object.isQueryable = flag }
         if let flag = try reader.bool("createable") { object.isCreateable = flag }
@@ -342,7 +353,8 @@ enum OrgSchemaCoding {
                 guard object.field(named: conditionField) != nil else {
                     throw OrgError.invalidInput(
                         "\(here) field '\(field.name)': restrictedDeleteWhen names '\(conditionField)', which is not "
-                            + "a field of '\(object.name)'")
+                            + "a field of '\(object.name)'"
+                    )
                 }
             }
         }
@@ -359,13 +371,21 @@ enum OrgSchemaCoding {
         let name = try reader.string("name")
         if let name, name.count > 80 { throw reader.failure("\"name\" is longer than 80 characters") }
         return OrgRecordType(
-            developerName: developerName, name: name, isActive: try reader.bool("active") ?? true,
-            isDefault: try reader.bool("default") ?? false, namespacePrefix: try reader.string("namespacePrefix"),
+            developerName: developerName,
+            name: name,
+            isActive: try reader.bool("active") ?? true,
+            isDefault: try reader.bool("default") ?? false,
+            namespacePrefix: try reader.string("namespacePrefix"),
             description: try reader.string("description")
         )
     }
 
-    private static func decodeField(_ json: OrgJSONObject, object: OrgObject, where location: String, objectHere: String)
+    private static func decodeField(
+        _ json: OrgJSONObject,
+        object: OrgObject,
+        where location: String,
+        objectHere: String
+    )
         throws -> OrgField
     {
         let reader = Reader(json: json, location: location)
@@ -388,8 +408,10 @@ enum OrgSchemaCoding {
             guard !referenceTo.isEmpty else { throw reader2.failure("a reference field needs \"referenceTo\"") }
         }
         let defaultRelationship =
-            name.hasSuffix("__c") ? String(name.dropLast(3)) + "__r" : (name.hasSuffix("Id") ? String(name.dropLast(2)) : name + "__r")
-        let childDefault = object.labelPlural.replacingOccurrences(of: " ", with: "") + (name.hasSuffix("__c") ? "__r" : "")
+            name.hasSuffix("__c")
+            ? String(name.dropLast(3)) + "__r" : (name.hasSuffix("Id") ? String(name.dropLast(2)) : name + "__r")
+        let childDefault =
+            object.labelPlural.replacingOccurrences(of: " ", with: "") + (name.hasSuffix("__c") ? "__r" : "")
         let relationshipOrder = try reader2.integer("relationshipOrder")
         if let relationshipOrder, type != .reference || relationshipOrder > 1 {
             throw reader2.failure("\"relationshipOrder\" (0 or 1) is for master-detail reference fields")
@@ -403,16 +425,25 @@ enum OrgSchemaCoding {
         default: throw reader2.failure("\"restrictedDeleteWhen\" must be an object of field values, on a reference")
         }
         return OrgField(
-            name: name, label: try reader2.string("label"), type: type, length: try reader2.integer("length"),
+            name: name,
+            label: try reader2.string("label"),
+            type: type,
+            length: try reader2.integer("length"),
             referenceTo: referenceTo,
-            relationshipName: type == .reference ? try reader2.optionalString("relationshipName", default: defaultRelationship) : nil,
-            childRelationshipName: type == .reference ? try reader2.optionalString("childRelationshipName", default: childDefault) : nil,
-            relationshipOrder: relationshipOrder, isCascadeDelete: try reader2.bool("cascadeDelete"),
+            relationshipName: type == .reference
+                ? try reader2.optionalString("relationshipName", default: defaultRelationship) : nil,
+            childRelationshipName: type == .reference
+                ? try reader2.optionalString("childRelationshipName", default: childDefault) : nil,
+            relationshipOrder: relationshipOrder,
+            isCascadeDelete: try reader2.bool("cascadeDelete"),
             isRestrictedDelete: try reader2.bool("restrictedDelete") ?? false,
             restrictedDeleteWhen: restrictedDeleteWhen,
-            isExternalID: try reader2.bool("externalId") ?? false, isUnique: try reader2.bool("unique") ?? false,
-            isCreateable: try reader2.bool("createable") ?? true, isUpdateable: try reader2.bool("updateable") ?? true,
-            isNillable: isNillable, isDefaultedOnCreate: try reader2.bool("defaultedOnCreate") ?? (json["defaultValue"] != nil),
+            isExternalID: try reader2.bool("externalId") ?? false,
+            isUnique: try reader2.bool("unique") ?? false,
+            isCreateable: try reader2.bool("createable") ?? true,
+            isUpdateable: try reader2.bool("updateable") ?? true,
+            isNillable: isNillable,
+            isDefaultedOnCreate: try reader2.bool("defaultedOnCreate") ?? (json["defaultValue"] != nil),
             isCustom: try reader2.bool("custom"),
             picklistValues: (try reader2.array("picklistValues") ?? []).compactMap(\.stringValue),
             defaultValue: json["defaultValue"]

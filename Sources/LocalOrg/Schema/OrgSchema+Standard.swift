@@ -15,17 +15,32 @@ extension OrgSchema {
     static func systemFields() -> [OrgField] {
         [
             OrgField(
-                name: "Id", label: "Record ID", type: .id, isCreateable: false, isUpdateable: false,
-                isNillable: false, isDefaultedOnCreate: true, isCustom: false
+                name: "Id",
+                label: "Record ID",
+                type: .id,
+                isCreateable: false,
+                isUpdateable: false,
+                isNillable: false,
+                isDefaultedOnCreate: true,
+                isCustom: false
             ),
             .system("IsDeleted", .boolean),
             .system("CreatedDate", .datetime),
             .system(
-                "CreatedById", .reference, referenceTo: ["User"], relationshipName: "CreatedBy", label: "Created By ID"),
+                "CreatedById",
+                .reference,
+                referenceTo: ["User"],
+                relationshipName: "CreatedBy",
+                label: "Created By ID"
+            ),
             .system("LastModifiedDate", .datetime),
             .system(
-                "LastModifiedById", .reference, referenceTo: ["User"], relationshipName: "LastModifiedBy",
-                label: "Last Modified By ID"),
+                "LastModifiedById",
+                .reference,
+                referenceTo: ["User"],
+                relationshipName: "LastModifiedBy",
+                label: "Last Modified By ID"
+            ),
             .system("SystemModstamp", .datetime),
         ]
     }
@@ -33,8 +48,14 @@ extension OrgSchema {
     /// `OwnerId`, writable and defaulted to the org's user.
     static func ownerField() -> OrgField {
         OrgField(
-            name: "OwnerId", label: "Owner ID", type: .reference, referenceTo: ["User"], relationshipName: "Owner",
-            isNillable: false, isDefaultedOnCreate: true, isCustom: false
+            name: "OwnerId",
+            label: "Owner ID",
+            type: .reference,
+            referenceTo: ["User"],
+            relationshipName: "Owner",
+            isNillable: false,
+            isDefaultedOnCreate: true,
+            isCustom: false
         )
     }
 
@@ -49,13 +70,24 @@ extension OrgSchema {
 
     /// A lookup, labelled as a real org labels it (`AccountId` → `Account ID`).
     private static func lookup(
-        _ name: String, to targets: [String], relationship: String, children: String?, cascade: Bool = false,
-        restricted: Bool = false, restrictedWhen: OrgJSONObject? = nil
+        _ name: String,
+        to targets: [String],
+        relationship: String,
+        children: String?,
+        cascade: Bool = false,
+        restricted: Bool = false,
+        restrictedWhen: OrgJSONObject? = nil
     ) -> OrgField {
         OrgField(
-            name: name, label: OrgField.label(for: name) + " ID", type: .reference, referenceTo: targets,
-            relationshipName: relationship, childRelationshipName: children, isCascadeDelete: cascade,
-            isRestrictedDelete: restricted, restrictedDeleteWhen: restrictedWhen
+            name: name,
+            label: OrgField.label(for: name) + " ID",
+            type: .reference,
+            referenceTo: targets,
+            relationshipName: relationship,
+            childRelationshipName: children,
+            isCascadeDelete: cascade,
+            isRestrictedDelete: restricted,
+            restrictedDeleteWhen: restrictedWhen
         )
     }
 
@@ -81,7 +113,8 @@ extension OrgSchema {
     }
 
     private static let account = OrgObject(
-        name: "Account", keyPrefix: "001",
+        name: "Account",
+        keyPrefix: "001",
         fields: systemFields() + [
             ownerField(),
             OrgField(name: "Name", label: "Account Name", type: .string, length: 255, isNillable: false),
@@ -107,7 +140,8 @@ extension OrgSchema {
     )
 
     private static let contact = OrgObject(
-        name: "Contact", keyPrefix: "003",
+        name: "Contact",
+        keyPrefix: "003",
         fields: systemFields() + [
             ownerField(),
             lookup("AccountId", to: ["Account"], relationship: "Account", children: "Contacts", cascade: true),
@@ -132,7 +166,8 @@ extension OrgSchema {
     )
 
     private static let lead = OrgObject(
-        name: "Lead", keyPrefix: "00Q",
+        name: "Lead",
+        keyPrefix: "00Q",
         fields: systemFields() + [
             ownerField(),
             text("FirstName", 40),
@@ -155,16 +190,25 @@ extension OrgSchema {
     )
 
     private static let opportunity = OrgObject(
-        name: "Opportunity", labelPlural: "Opportunities", keyPrefix: "006",
+        name: "Opportunity",
+        labelPlural: "Opportunities",
+        keyPrefix: "006",
         fields: systemFields() + [
             ownerField(),
             lookup(
-                "AccountId", to: ["Account"], relationship: "Account", children: "Opportunities", cascade: true,
+                "AccountId",
+                to: ["Account"],
+                relationship: "Account",
+                children: "Opportunities",
+                cascade: true,
                 restrictedWhen: ["IsWon": true]
             ),
             text("Name", 120, required: true),
             OrgField(
-                name: "StageName", label: "Stage", type: .picklist, isNillable: false,
+                name: "StageName",
+                label: "Stage",
+                type: .picklist,
+                isNillable: false,
                 picklistValues: openStages + closedStages
             ),
             OrgField(name: "CloseDate", type: .date, isNillable: false),
@@ -179,7 +223,8 @@ extension OrgSchema {
     )
 
     private static let caseObject = OrgObject(
-        name: "Case", keyPrefix: "500",
+        name: "Case",
+        keyPrefix: "500",
         fields: systemFields() + [
             ownerField(),
             readOnly(OrgField(name: "CaseNumber", type: .string, length: 30)),
@@ -205,12 +250,17 @@ extension OrgSchema {
     static let closedStages = ["Closed Won", "Closed Lost"]
 
     private static let task = OrgObject(
-        name: "Task", keyPrefix: "00T",
+        name: "Task",
+        keyPrefix: "00T",
         fields: systemFields() + [
             ownerField(),
             lookup("WhoId", to: ["Contact", "Lead"], relationship: "Who", children: "Tasks", cascade: true),
             lookup(
-                "WhatId", to: ["Account", "Opportunity", "Case"], relationship: "What", children: "Tasks", cascade: true
+                "WhatId",
+                to: ["Account", "Opportunity", "Case"],
+                relationship: "What",
+                children: "Tasks",
+                cascade: true
             ),
             OrgField(name: "Subject", type: .picklist),
             OrgField(name: "ActivityDate", label: "Due Date Only", type: .date),
@@ -222,7 +272,8 @@ extension OrgSchema {
     )
 
     private static let user = OrgObject(
-        name: "User", keyPrefix: "005",
+        name: "User",
+        keyPrefix: "005",
         fields: systemFields() + [
             OrgField(name: "Username", type: .string, length: 80, isUnique: true, isNillable: false),
             text("FirstName", 40),
@@ -239,7 +290,9 @@ extension OrgSchema {
     )
 
     private static let organization = OrgObject(
-        name: "Organization", keyPrefix: "00D", isWritable: false,
+        name: "Organization",
+        keyPrefix: "00D",
+        isWritable: false,
         fields: systemFields() + [
             text("Name", 80),
             readOnly(defaulted(OrgField(name: "IsSandbox", type: .boolean), false)),
@@ -258,7 +311,9 @@ extension OrgSchema {
     /// `RecordType`: the record types the schema file declares, one record each, read-only through
     /// the API as record types are metadata on a real org.
     private static let recordType = OrgObject(
-        name: "RecordType", keyPrefix: "012", isWritable: false,
+        name: "RecordType",
+        keyPrefix: "012",
+        isWritable: false,
         fields: systemFields() + [
             OrgField(name: "Name", label: "Record Type Label", type: .string, length: 80, isNillable: false),
             OrgField(name: "DeveloperName", label: "Record Type Name", type: .string, length: 80, isNillable: false),
@@ -272,8 +327,13 @@ extension OrgSchema {
     /// The `RecordTypeId` field an object with record types gets.
     static func recordTypeField() -> OrgField {
         OrgField(
-            name: "RecordTypeId", label: "Record Type ID", type: .reference, referenceTo: ["RecordType"],
-            relationshipName: "RecordType", isDefaultedOnCreate: true, isCustom: false
+            name: "RecordTypeId",
+            label: "Record Type ID",
+            type: .reference,
+            referenceTo: ["RecordType"],
+            relationshipName: "RecordType",
+            isDefaultedOnCreate: true,
+            isCustom: false
         )
     }
 }

@@ -51,7 +51,9 @@ public struct OrgSchema: Sendable, Equatable {
             for field in child.fields where field.referenceTo.contains(where: { $0.lowercased() == target }) {
                 result.append(
                     OrgChildRelationship(
-                        childObject: child.name, field: field.name, relationshipName: field.childRelationshipName,
+                        childObject: child.name,
+                        field: field.name,
+                        relationshipName: field.childRelationshipName,
                         isCascadeDelete: field.isCascadeDelete,
                         isRestrictedDelete: field.isRestrictedDelete
                     )

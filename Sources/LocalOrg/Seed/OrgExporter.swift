@@ -25,7 +25,9 @@ public struct OrgExporter: Sendable {
         var objects: [OrgObject] = []
         for name in requested {
             guard let object = schema.object(named: name) else {
-                throw OrgError.invalidInput("unknown object '\(name)'; the org has \(schema.objects.map(\.name).joined(separator: ", "))")
+                throw OrgError.invalidInput(
+                    "unknown object '\(name)'; the org has \(schema.objects.map(\.name).joined(separator: ", "))"
+                )
             }
             if !objects.contains(where: { $0.name == object.name }) { objects.append(object) }
         }
@@ -34,7 +36,8 @@ public struct OrgExporter: Sendable {
                 objects = try schema.objects.filter { object in
                     guard object.isWritable, object.name != "User" else { return false }
                     return try Bool.fetchOne(
-                        writer.db, sql: "SELECT EXISTS (SELECT 1 FROM \(OrgSQL.identifier(object.name)) WHERE \"IsDeleted\" = 0)"
+                        writer.db,
+                        sql: "SELECT EXISTS (SELECT 1 FROM \(OrgSQL.identifier(object.name)) WHERE \"IsDeleted\" = 0)"
                     ) ?? false
                 }
             }
@@ -48,26 +51,30 @@ public struct OrgExporter: Sendable {
         var ordered: [OrgObject] = []
         var remaining = objects
         while !remaining.isEmpty {
-            let ready = remaining.firstIndex { object in
-                object.fields.allSatisfy { field in
-                    field.referenceTo.allSatisfy { target in
-                        target == object.name || !remaining.contains { $0.name == target }
+            let ready =
+                remaining.firstIndex { object in
+                    object.fields.allSatisfy { field in
+                        field.referenceTo.allSatisfy { target in
+                            target == object.name || !remaining.contains { $0.name == target }
+                        }
                     }
-                }
-            } ?? 0
+                } ?? 0
             ordered.append(remaining.remove(at: ready))
         }
         return ordered
     }
 
     /// The export records of each object, and how many lookups had to be dropped.
-    private static func records(of objects: [OrgObject], writer: OrgWriter) throws -> ([(OrgObject, [OrgJSONValue])], Int) {
+    private static func records(of objects: [OrgObject], writer: OrgWriter) throws -> (
+        [(OrgObject, [OrgJSONValue])], Int
+    ) {
         // First pass: reference IDs for every exported record, so lookups can point forwards too.
         var referenceIDs: [String: String] = [:]
         var rowsByObject: [[Row]] = []
         for object in objects {
             let rows = try Row.fetchAll(
-                writer.db, sql: "SELECT * FROM \(OrgSQL.identifier(object.name)) WHERE \"IsDeleted\" = 0 ORDER BY rowid"
+                writer.db,
+                sql: "SELECT * FROM \(OrgSQL.identifier(object.name)) WHERE \"IsDeleted\" = 0 ORDER BY rowid"
             )
             for (position, row) in rows.enumerated() {
                 referenceIDs[row["Id"] as String] = "\(object.name)Ref\(position + 1)"
@@ -81,7 +88,9 @@ public struct OrgExporter: Sendable {
             for row in rows {
                 let id: String = row["Id"]
                 var record: OrgJSONObject = [
-                    "attributes": .object(["type": .string(object.name), "referenceId": .string(referenceIDs[id] ?? "")])
+                    "attributes": .object([
+                        "type": .string(object.name), "referenceId": .string(referenceIDs[id] ?? ""),
+                    ])
                 ]
                 for field in object.fields where field.isCreateable || keptAuditFields.contains(field.name) {
                     let value: DatabaseValue = row[field.name] ?? .null
@@ -130,9 +139,16 @@ public struct OrgExporter: Sendable {
                     ])
                 )
             }
-            let planFile = directory.appendingPathComponent(exported.map(\.0.name).joined(separator: "-") + "-plan.json")
+            let planFile = directory.appendingPathComponent(
+                exported.map(\.0.name).joined(separator: "-") + "-plan.json"
+            )
             try OrgJSONValue.array(plan).encodedPretty().write(to: planFile, options: .atomic)
-            return OrgExportReport(planFile: planFile, files: files, counts: counts, droppedReferences: droppedReferences)
+            return OrgExportReport(
+                planFile: planFile,
+                files: files,
+                counts: counts,
+                droppedReferences: droppedReferences
+            )
         } catch let error as OrgError {
             throw error
         } catch {

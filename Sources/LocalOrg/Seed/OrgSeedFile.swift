@@ -25,12 +25,18 @@ enum OrgSeedFile {
             try loadPlan(entries, url: url, schema: schema, into: &records)
         case .object(let root):
             guard let list = root["records"]?.arrayValue else {
-                throw OrgError.invalidInput("\(url.path): expected a record file {\"records\": [...]} or a plan file [...]")
+                throw OrgError.invalidInput(
+                    "\(url.path): expected a record file {\"records\": [...]} or a plan file [...]"
+                )
             }
             for (position, entry) in list.enumerated() {
                 try flatten(
-                    entry, location: "\(url.lastPathComponent): record \(position + 1)", expectedObject: expectedObject,
-                    parent: nil, schema: schema, into: &records
+                    entry,
+                    location: "\(url.lastPathComponent): record \(position + 1)",
+                    expectedObject: expectedObject,
+                    parent: nil,
+                    schema: schema,
+                    into: &records
                 )
             }
         default:
@@ -48,11 +54,18 @@ enum OrgSeedFile {
         do {
             return try OrgJSONValue.decodeLocated(data)
         } catch let failure as OrgJSONParser.Failure {
-            throw OrgError.invalidInput("\(url.path):\(failure.line):\(failure.column): error: invalid JSON: \(failure.reason)")
+            throw OrgError.invalidInput(
+                "\(url.path):\(failure.line):\(failure.column): error: invalid JSON: \(failure.reason)"
+            )
         }
     }
 
-    private static func loadPlan(_ entries: [OrgJSONValue], url: URL, schema: OrgSchema, into records: inout [PendingRecord])
+    private static func loadPlan(
+        _ entries: [OrgJSONValue],
+        url: URL,
+        schema: OrgSchema,
+        into records: inout [PendingRecord]
+    )
         throws
     {
         let folder = url.deletingLastPathComponent()
@@ -79,7 +92,11 @@ enum OrgSeedFile {
     }
 
     private static func flatten(
-        _ entry: OrgJSONValue, location: String, expectedObject: String?, parent: (String, String)?, schema: OrgSchema,
+        _ entry: OrgJSONValue,
+        location: String,
+        expectedObject: String?,
+        parent: (String, String)?,
+        schema: OrgSchema,
         into records: inout [PendingRecord]
     ) throws {
         guard var fields = entry.objectValue else { throw OrgError.invalidInput("\(location): expected an object") }
@@ -109,7 +126,10 @@ enum OrgSeedFile {
         if !children.isEmpty, referenceID == nil { referenceID = "#\(records.count)" }
         records.append(
             PendingRecord(
-                location: here, object: object.name, referenceID: referenceID, fields: fields,
+                location: here,
+                object: object.name,
+                referenceID: referenceID,
+                fields: fields,
                 parent: parent.map { (field: $0.0, referenceID: $0.1) }
             )
         )
@@ -117,8 +137,12 @@ enum OrgSeedFile {
             let childObject = schema.childRelationships(of: object.name).first { $0.field == field }?.childObject
             for (position, child) in list.enumerated() {
                 try flatten(
-                    child, location: "\(here) child \(position + 1)", expectedObject: childObject,
-                    parent: (field, referenceID ?? ""), schema: schema, into: &records
+                    child,
+                    location: "\(here) child \(position + 1)",
+                    expectedObject: childObject,
+                    parent: (field, referenceID ?? ""),
+                    schema: schema,
+                    into: &records
                 )
             }
         }

@@ -9,14 +9,18 @@ enum OrgDataFiles {
         let manager = FileManager.default
         if !manager.fileExists(atPath: directory.path) {
             try manager.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                at: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
         }
         let path = directory.appendingPathComponent(databaseName).path
         let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
         if descriptor < 0 {
             if errno == EEXIST { return }
             throw OrgError.invalidInput(
-                "cannot create the local org database '\(path)': \(String(cString: strerror(errno)))")
+                "cannot create the local org database '\(path)': \(String(cString: strerror(errno)))"
+            )
         }
         // The umask may have removed bits but never adds any; set the mode explicitly anyway.
         fchmod(descriptor, 0o600)

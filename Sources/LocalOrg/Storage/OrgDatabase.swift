@@ -30,8 +30,10 @@ public final class OrgDatabase: Sendable {
 
         /// Creates a configuration.
         public init(
-            now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
-            locatorLifetime: TimeInterval = 2 * 24 * 3600, idSeed: UInt64? = nil
+            now: @escaping @Sendable () -> Date = { Date() },
+            timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
+            locatorLifetime: TimeInterval = 2 * 24 * 3600,
+            idSeed: UInt64? = nil
         ) {
             self.now = now
             self.timeZone = timeZone
@@ -86,8 +88,11 @@ public final class OrgDatabase: Sendable {
         self.organizationID = opened.organizationID
         self.userID = opened.userID
         self.context = OrgContext(
-            schema: opened.schema, configuration: configuration, organizationID: opened.organizationID,
-            userID: opened.userID, idSpace: opened.idSpace
+            schema: opened.schema,
+            configuration: configuration,
+            organizationID: opened.organizationID,
+            userID: opened.userID,
+            idSpace: opened.idSpace
         )
     }
 
@@ -103,12 +108,18 @@ public final class OrgDatabase: Sendable {
     /// - Throws: ``OrgError`` `MALFORMED_QUERY`, `INVALID_TYPE`, `INVALID_FIELD`,
     ///   `NUMBER_OUTSIDE_VALID_RANGE`… (400).
     public func query(
-        _ soql: String, includeDeleted: Bool = false, pageSize: Int = 2000, apiVersion: String
+        _ soql: String,
+        includeDeleted: Bool = false,
+        pageSize: Int = 2000,
+        apiVersion: String
     ) throws -> OrgQueryPage {
         try mapStorageErrors("Running a query") {
             try pool.write { db in
                 try OrgQueryRunner(db: db, context: context).query(
-                    soql, includeDeleted: includeDeleted, pageSize: pageSize, apiVersion: apiVersion
+                    soql,
+                    includeDeleted: includeDeleted,
+                    pageSize: pageSize,
+                    apiVersion: apiVersion
                 )
             }
         }
@@ -122,7 +133,9 @@ public final class OrgDatabase: Sendable {
         try mapStorageErrors("Fetching the next query page") {
             try pool.read { db in
                 try OrgQueryRunner(db: db, context: context).queryMore(
-                    locator: locator, pageSize: pageSize, apiVersion: apiVersion
+                    locator: locator,
+                    pageSize: pageSize,
+                    apiVersion: apiVersion
                 )
             }
         }
@@ -142,9 +155,21 @@ public final class OrgDatabase: Sendable {
     /// - Throws: ``OrgError`` 404 when none matches or the field is unknown, 300 (with
     ///   ``OrgError/matchingRecords``) when several match.
     public func retrieve(
-        _ object: String, externalIDField: String, value: String, fields: [String]? = nil, apiVersion: String
+        _ object: String,
+        externalIDField: String,
+        value: String,
+        fields: [String]? = nil,
+        apiVersion: String
     ) throws -> Data {
-        try read { try $0.retrieve(object, externalIDField: externalIDField, value: value, fields: fields, apiVersion: apiVersion) }
+        try read {
+            try $0.retrieve(
+                object,
+                externalIDField: externalIDField,
+                value: value,
+                fields: fields,
+                apiVersion: apiVersion
+            )
+        }
     }
 
     /// Several records as a JSON array aligned with `ids`, `null` for IDs that are missing or deleted

@@ -6,7 +6,11 @@ import Foundation
 /// record IDs and names do.
 extension OrgError {
     static func notAvailable(_ feature: String) -> OrgError {
-        OrgError(status: 501, code: Code("NOT_IMPLEMENTED"), message: "\(feature) is not available in the local org yet")
+        OrgError(
+            status: 501,
+            code: Code("NOT_IMPLEMENTED"),
+            message: "\(feature) is not available in the local org yet"
+        )
     }
 
     static func jsonParse(reason: String, line: Int, column: Int) -> OrgError {
@@ -21,34 +25,45 @@ extension OrgError {
 
     static func invalidType(_ object: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidType,
-            message: "sObject type '\(object)' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name. Please reference your WSDL or the describe call for the appropriate names."
+            status: 400,
+            code: .invalidType,
+            message:
+                "sObject type '\(object)' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name. Please reference your WSDL or the describe call for the appropriate names."
         )
     }
 
     static func noSuchColumn(_ field: String, object: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidField, message: "No such column '\(field)' on entity '\(object)'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names."
+            status: 400,
+            code: .invalidField,
+            message:
+                "No such column '\(field)' on entity '\(object)'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names."
         )
     }
 
     static func noSuchRelationship(_ relationship: String, object: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidField, message: "Didn't understand relationship '\(relationship)' in field path. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names."
+            status: 400,
+            code: .invalidField,
+            message:
+                "Didn't understand relationship '\(relationship)' in field path. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names."
                 + " (object '\(object)')"
         )
     }
 
     static func polymorphicTraversal(_ relationship: String, object: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidField,
-            message: "Relationship '\(relationship)' on '\(object)' is polymorphic; the local org cannot traverse it. Query the lookup ID instead."
+            status: 400,
+            code: .invalidField,
+            message:
+                "Relationship '\(relationship)' on '\(object)' is polymorphic; the local org cannot traverse it. Query the lookup ID instead."
         )
     }
 
     static func filterValueType(field: String, expected: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidQueryFilterOperator,
+            status: 400,
+            code: .invalidQueryFilterOperator,
             message: "value of filter criterion for field '\(field)' must be of type \(expected)"
         )
     }
@@ -63,14 +78,16 @@ extension OrgError {
 
     static func offsetTooLarge(_ offset: Int) -> OrgError {
         OrgError(
-            status: 400, code: .numberOutsideValidRange,
+            status: 400,
+            code: .numberOutsideValidRange,
             message: "Maximum SOQL offset allowed is 2000 (OFFSET \(offset))"
         )
     }
 
     static func invalidLocator(_ locator: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidQueryLocator,
+            status: 400,
+            code: .invalidQueryLocator,
             message: "invalid query locator '\(locator)': it is unknown or has expired; run the query again"
         )
     }
@@ -92,50 +109,61 @@ extension OrgError {
     static func malformedID(_ id: String, field: String? = nil) -> OrgError {
         let subject = field.map { "\($0): " } ?? ""
         return OrgError(
-            status: 400, code: .malformedID, message: "\(subject)invalid ID value '\(id)'",
+            status: 400,
+            code: .malformedID,
+            message: "\(subject)invalid ID value '\(id)'",
             fields: field.map { [$0] } ?? []
         )
     }
 
     static func wrongIDType(_ id: String, object: String) -> OrgError {
         OrgError(
-            status: 404, code: .notFound,
+            status: 404,
+            code: .notFound,
             message: "Provided external ID field does not exist or is not accessible: \(id) is not an ID of \(object)"
         )
     }
 
     static func unknownField(_ field: String, object: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidField, message: "No such column '\(field)' on sobject of type \(object)",
+            status: 400,
+            code: .invalidField,
+            message: "No such column '\(field)' on sobject of type \(object)",
             fields: [field]
         )
     }
 
     static func notWritable(_ fields: [String]) -> OrgError {
         OrgError(
-            status: 400, code: .invalidFieldForInsertUpdate,
-            message: "Unable to create/update fields: \(fields.joined(separator: ", ")). Please check the security settings of this field and verify that it is read/write for your profile or permission set.",
+            status: 400,
+            code: .invalidFieldForInsertUpdate,
+            message:
+                "Unable to create/update fields: \(fields.joined(separator: ", ")). Please check the security settings of this field and verify that it is read/write for your profile or permission set.",
             fields: fields
         )
     }
 
     static func objectNotWritable(_ object: String) -> OrgError {
         OrgError(
-            status: 400, code: Code("INVALID_TYPE_FOR_OPERATION"),
+            status: 400,
+            code: Code("INVALID_TYPE_FOR_OPERATION"),
             message: "entity type \(object) does not support this operation"
         )
     }
 
     static func requiredFieldsMissing(_ fields: [String]) -> OrgError {
         OrgError(
-            status: 400, code: .requiredFieldMissing,
-            message: "Required fields are missing: [\(fields.joined(separator: ", "))]", fields: fields
+            status: 400,
+            code: .requiredFieldMissing,
+            message: "Required fields are missing: [\(fields.joined(separator: ", "))]",
+            fields: fields
         )
     }
 
     static func duplicateValue(field: String, existingID: String) -> OrgError {
         OrgError(
-            status: 400, code: .duplicateValue,
+            status: 400,
+            code: .duplicateValue,
             message: "duplicate value found: \(field) duplicates value on record with id: \(existingID)",
             fields: [field]
         )
@@ -143,7 +171,9 @@ extension OrgError {
 
     static func stringTooLong(field: String, label: String, length: Int) -> OrgError {
         OrgError(
-            status: 400, code: .stringTooLong, message: "\(label): data value too large (max length=\(length))",
+            status: 400,
+            code: .stringTooLong,
+            message: "\(label): data value too large (max length=\(length))",
             fields: [field]
         )
     }
@@ -154,7 +184,8 @@ extension OrgError {
 
     static func valueType(field: String, expected: String, found: String) -> OrgError {
         OrgError(
-            status: 400, code: .jsonParserError,
+            status: 400,
+            code: .jsonParserError,
             message: "Cannot deserialize instance of \(expected) from \(found) value for field '\(field)'",
             fields: [field]
         )
@@ -162,22 +193,28 @@ extension OrgError {
 
     static func invalidCrossReference(field: String, id: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidCrossReferenceKey,
-            message: "invalid cross reference id: \(field) does not point to an existing record (\(id))", fields: [field]
+            status: 400,
+            code: .invalidCrossReferenceKey,
+            message: "invalid cross reference id: \(field) does not point to an existing record (\(id))",
+            fields: [field]
         )
     }
 
     static func wrongReferenceType(field: String, label: String, id: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidCrossReferenceKey, message: "\(label): id value of incorrect type: \(id)",
+            status: 400,
+            code: .invalidCrossReferenceKey,
+            message: "\(label): id value of incorrect type: \(id)",
             fields: [field]
         )
     }
 
     static func invalidRecordType(field: String, label: String, id: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidCrossReferenceKey,
-            message: "\(label): this ID value isn't valid for the user: \(id)", fields: [field]
+            status: 400,
+            code: .invalidCrossReferenceKey,
+            message: "\(label): this ID value isn't valid for the user: \(id)",
+            fields: [field]
         )
     }
 
@@ -187,7 +224,8 @@ extension OrgError {
 
     static func deleteFailed(record: String, related: String, names: [String]) -> OrgError {
         OrgError(
-            status: 400, code: .deleteFailed,
+            status: 400,
+            code: .deleteFailed,
             message: "Your attempt to delete \(record) could not be completed because it is associated with the "
                 + "following \(related).: \(names.joined(separator: ", "))"
         )
@@ -195,7 +233,8 @@ extension OrgError {
 
     static func notExternalID(field: String, object: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidField,
+            status: 400,
+            code: .invalidField,
             message: "Field name provided, \(field) is not an External ID or indexed field for \(object)",
             fields: [field]
         )
@@ -203,14 +242,17 @@ extension OrgError {
 
     static func externalIDMismatch(field: String) -> OrgError {
         OrgError(
-            status: 400, code: .invalidField,
-            message: "The value of \(field) in the request body does not match the value in the URL", fields: [field]
+            status: 400,
+            code: .invalidField,
+            message: "The value of \(field) in the request body does not match the value in the URL",
+            fields: [field]
         )
     }
 
     static func multipleMatches(object: String, ids: [String]) -> OrgError {
         var error = OrgError(
-            status: 300, code: .multipleChoices,
+            status: 300,
+            code: .multipleChoices,
             message: "More than one record matches the external ID value: \(ids.joined(separator: ", "))"
         )
         error.matchingRecords = (object, ids)

@@ -138,11 +138,15 @@ public struct OrgErrorItem: Sendable, Equatable, Codable {
 
     /// The item as JSON in the REST error shape (`errorCode`).
     public var jsonValue: OrgJSONValue {
-        .object(["message": .string(message), "errorCode": .string(errorCode), "fields": .array(fields.map { .string($0) })])
+        .object([
+            "message": .string(message), "errorCode": .string(errorCode), "fields": .array(fields.map { .string($0) }),
+        ])
     }
 
     /// The item as JSON in the collections / tree shape (`statusCode`).
     public var collectionJSONValue: OrgJSONValue {
-        .object(["statusCode": .string(errorCode), "message": .string(message), "fields": .array(fields.map { .string($0) })])
+        .object([
+            "statusCode": .string(errorCode), "message": .string(message), "fields": .array(fields.map { .string($0) }),
+        ])
     }
 }

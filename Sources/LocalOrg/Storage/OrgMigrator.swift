@@ -26,11 +26,18 @@ enum OrgMigrator {
                 }
                 let idSpace = try ensureIDSpace(db, seed: configuration.idSeed)
                 let context = OrgContext(
-                    schema: schema, configuration: configuration, organizationID: "", userID: "", idSpace: idSpace
+                    schema: schema,
+                    configuration: configuration,
+                    organizationID: "",
+                    userID: "",
+                    idSpace: idSpace
                 )
                 let (organizationID, userID) = try ensureOrgRecords(db, context: context)
                 let orgContext = OrgContext(
-                    schema: schema, configuration: configuration, organizationID: organizationID, userID: userID,
+                    schema: schema,
+                    configuration: configuration,
+                    organizationID: organizationID,
+                    userID: userID,
                     idSpace: idSpace
                 )
                 try OrgWriter(db: db, context: orgContext).syncRecordTypes()
@@ -63,14 +70,20 @@ enum OrgMigrator {
 
     private static func storedSchema(_ db: Database) throws -> OrgSchema? {
         guard let text = try OrgMeta.text(for: .schema, db) else { return nil }
-        return try OrgSchemaCoding.decode(OrgJSONValue.decode(Data(text.utf8)), base: OrgSchema(objects: []), source: "stored schema")
+        return try OrgSchemaCoding.decode(
+            OrgJSONValue.decode(Data(text.utf8)),
+            base: OrgSchema(objects: []),
+            source: "stored schema"
+        )
     }
 
     private static func checkCompatible(_ schema: OrgSchema, with stored: OrgSchema) throws {
         for object in schema.objects {
             guard let old = stored.object(named: object.name) else { continue }
             for field in object.fields {
-                if let oldField = old.field(named: field.name), oldField.type.columnDeclaration != field.type.columnDeclaration {
+                if let oldField = old.field(named: field.name),
+                    oldField.type.columnDeclaration != field.type.columnDeclaration
+                {
                     throw OrgError.invalidInput(
                         "field '\(object.name).\(field.name)' is stored as \(oldField.type.rawValue) but the schema declares \(field.type.rawValue); use a new data directory to change a field's type"
                     )
@@ -98,7 +111,8 @@ enum OrgMigrator {
         try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(indexName(object, "Id")) ON \(table) (\"Id\")")
         for field in object.fields where needsIndex(field) {
             try db.execute(
-                sql: "CREATE INDEX IF NOT EXISTS \(indexName(object, field.name)) ON \(table) (\(OrgSQL.identifier(field.name)))"
+                sql:
+                    "CREATE INDEX IF NOT EXISTS \(indexName(object, field.name)) ON \(table) (\(OrgSQL.identifier(field.name)))"
             )
         }
     }
@@ -142,7 +156,9 @@ enum OrgMigrator {
     }
 
     private static func ensureOrgRecords(_ db: Database, context: OrgContext) throws -> (String, String) {
-        if let organizationID = try OrgMeta.text(for: .organizationID, db), let userID = try OrgMeta.text(for: .userID, db) {
+        if let organizationID = try OrgMeta.text(for: .organizationID, db),
+            let userID = try OrgMeta.text(for: .userID, db)
+        {
             return (organizationID, userID)
         }
         let writer = OrgWriter(db: db, context: context)
@@ -189,7 +205,8 @@ enum OrgMeta {
 
     static func setText(_ value: String, for key: Key, _ db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO _org_meta (key, value) VALUES (?, ?)", arguments: [key.rawValue, value]
+            sql: "INSERT OR REPLACE INTO _org_meta (key, value) VALUES (?, ?)",
+            arguments: [key.rawValue, value]
         )
     }
 
@@ -208,7 +225,9 @@ enum OrgMeta {
 
     /// The next value of the record ID counter.
     static func nextIDCounter(_ db: Database) throws -> Int64 {
-        let statement = try db.cachedStatement(sql: "UPDATE _org_meta SET value = value + 1 WHERE key = 'ids' RETURNING value")
+        let statement = try db.cachedStatement(
+            sql: "UPDATE _org_meta SET value = value + 1 WHERE key = 'ids' RETURNING value"
+        )
         return try Int64.fetchOne(statement) ?? 1
     }
 }

@@ -44,7 +44,9 @@ extension OrgWriter {
                 arguments: [stamp, stamp, context.userID, list]
             )
             try db.execute(
-                sql: "DELETE FROM _org_recent WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+                sql: "DELETE FROM _org_recent WHERE id IN (SELECT value FROM json_each(?))",
+                arguments: [list]
+            )
         }
     }
 
@@ -60,7 +62,11 @@ extension OrgWriter {
     /// Throws `DELETE_FAILED` when a live record of `child` points at one of `parentIDs` through
     /// `field` and has the `when` values.
     private func refuseIfBlocked(
-        _ child: OrgObject, field: OrgField, parent: OrgObject, parentIDs: [String], when: OrgJSONObject
+        _ child: OrgObject,
+        field: OrgField,
+        parent: OrgObject,
+        parentIDs: [String],
+        when: OrgJSONObject
     ) throws {
         let blockers = try liveIDs(child, field: field, parentIDs: parentIDs, when: when, limit: 10)
         guard let first = blockers.first else { return }
@@ -72,7 +78,11 @@ extension OrgWriter {
 
     /// The live records of `child` pointing at `parentIDs` through `field` and having the `when` values.
     private func liveIDs(
-        _ child: OrgObject, field: OrgField, parentIDs: [String], when: OrgJSONObject, limit: Int? = nil
+        _ child: OrgObject,
+        field: OrgField,
+        parentIDs: [String],
+        when: OrgJSONObject,
+        limit: Int? = nil
     ) throws -> [(id: String, parentID: String)] {
         var sql = """
             SELECT "Id", \(OrgSQL.identifier(field.name)) FROM \(OrgSQL.identifier(child.name))

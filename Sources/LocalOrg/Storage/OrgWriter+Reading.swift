@@ -6,7 +6,11 @@ extension OrgWriter {
     /// One record as JSON with `attributes`.
     /// - Parameter markViewed: Whether to record the view for the recent-items lists.
     public func retrieve(
-        _ object: String, id: String, fields: [String]? = nil, apiVersion: String, markViewed: Bool = false
+        _ object: String,
+        id: String,
+        fields: [String]? = nil,
+        apiVersion: String,
+        markViewed: Bool = false
     ) throws -> Data {
         let type = try context.recordObject(object)
         let row = try liveRow(type, id: id)
@@ -17,7 +21,11 @@ extension OrgWriter {
 
     /// The record whose external-ID field equals `value`. - Throws: 404, or 300 when several match.
     public func retrieve(
-        _ object: String, externalIDField: String, value: String, fields: [String]? = nil, apiVersion: String
+        _ object: String,
+        externalIDField: String,
+        value: String,
+        fields: [String]? = nil,
+        apiVersion: String
     ) throws -> Data {
         let type = try context.recordObject(object)
         guard let keyField = type.field(named: externalIDField) else { throw OrgError.notFound() }
@@ -36,7 +44,8 @@ extension OrgWriter {
         )
         switch matches.count {
         case 0: throw OrgError.notFound()
-        case 1: return Data(try recordJSON(type, rowIDs: [matches[0][0]], fields: fields, apiVersion: apiVersion)[0].utf8)
+        case 1:
+            return Data(try recordJSON(type, rowIDs: [matches[0][0]], fields: fields, apiVersion: apiVersion)[0].utf8)
         default: throw OrgError.multipleMatches(object: type.name, ids: matches.map { $0[1] })
         }
     }
@@ -62,7 +71,10 @@ extension OrgWriter {
         let type = try context.recordObject(object)
         guard let row = try storedRow(type, id: id) else { throw OrgError.notFound() }
         return OrgRecordVersion(
-            id: row.id, lastModified: row.lastModified, systemModstamp: row.systemModstamp, etag: row.etag,
+            id: row.id,
+            lastModified: row.lastModified,
+            systemModstamp: row.systemModstamp,
+            etag: row.etag,
             isDeleted: row.isDeleted
         )
     }
@@ -110,14 +122,16 @@ extension OrgWriter {
             let nameField = type.nameField ?? type.field(named: "Id")
             let name = try DatabaseValue.fetchOne(
                 db,
-                sql: "SELECT \(OrgSQL.identifier(nameField?.name ?? "Id")) FROM \(OrgSQL.identifier(type.name)) WHERE \"Id\" = ? AND \"IsDeleted\" = 0",
+                sql:
+                    "SELECT \(OrgSQL.identifier(nameField?.name ?? "Id")) FROM \(OrgSQL.identifier(type.name)) WHERE \"Id\" = ? AND \"IsDeleted\" = 0",
                 arguments: [id]
             )
             guard let name else { continue }
             items.append(
                 .object([
                     "attributes": .object([
-                        "type": .string(type.name), "url": .string("/services/data/v\(apiVersion)/sobjects/\(type.name)/\(id)"),
+                        "type": .string(type.name),
+                        "url": .string("/services/data/v\(apiVersion)/sobjects/\(type.name)/\(id)"),
                     ]),
                     "Id": .string(id), "Name": String.fromDatabaseValue(name).map { .string($0) } ?? .null,
                 ])
@@ -143,7 +157,8 @@ extension OrgWriter {
         let covered = OrgJSONValue.string(OrgDateTime.format(milliseconds: min(upper, context.nowMilliseconds)))
         if deleted {
             let earliest = try Int64.fetchOne(
-                db, sql: "SELECT min(\"SystemModstamp\") FROM \(OrgSQL.identifier(type.name)) WHERE \"IsDeleted\" = 1"
+                db,
+                sql: "SELECT min(\"SystemModstamp\") FROM \(OrgSQL.identifier(type.name)) WHERE \"IsDeleted\" = 1"
             )
             let records = rows.map { row -> OrgJSONValue in
                 .object(["id": .string(row[0]), "deletedDate": .string(OrgDateTime.format(milliseconds: row[1]))])

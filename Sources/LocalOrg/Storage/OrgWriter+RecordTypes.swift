@@ -40,7 +40,8 @@ extension OrgWriter {
             throw OrgError.invalidRecordType(field: field.name, label: field.label, id: id)
         }
         let row = try Row.fetchOne(
-            db, sql: "SELECT \"SobjectType\", \"IsActive\", \"IsDeleted\" FROM \"RecordType\" WHERE \"Id\" = ?",
+            db,
+            sql: "SELECT \"SobjectType\", \"IsActive\", \"IsDeleted\" FROM \"RecordType\" WHERE \"Id\" = ?",
             arguments: [id]
         )
         guard let row, (row[0] as String?)?.lowercased() == object.name.lowercased(), (row[1] as Int64?) == 1,
@@ -60,7 +61,8 @@ extension OrgWriter {
                 ]
                 if let id = try recordTypeID(object, recordType) {
                     let stored = try Row.fetchOne(
-                        db, sql: "SELECT \"Name\", \"IsActive\", \"Description\" FROM \"RecordType\" WHERE \"Id\" = ?",
+                        db,
+                        sql: "SELECT \"Name\", \"IsActive\", \"Description\" FROM \"RecordType\" WHERE \"Id\" = ?",
                         arguments: [id]
                     )
                     let unchanged =

@@ -28,7 +28,10 @@ extension OrgWriter {
         )
         return row.map {
             StoredRow(
-                rowID: $0[0], id: $0[1], isDeleted: ($0[2] as Int64? ?? 0) != 0, lastModified: $0[3] ?? 0,
+                rowID: $0[0],
+                id: $0[1],
+                isDeleted: ($0[2] as Int64? ?? 0) != 0,
+                lastModified: $0[3] ?? 0,
                 systemModstamp: $0[4] ?? 0
             )
         }
@@ -76,7 +79,11 @@ extension OrgWriter {
 
     /// Validates a body and returns the stored values in body order.
     private func values(
-        of fields: OrgJSONObject, for object: OrgObject, creating: Bool, mode: Mode, ownID: String?
+        of fields: OrgJSONObject,
+        for object: OrgObject,
+        creating: Bool,
+        mode: Mode,
+        ownID: String?
     ) throws -> [(OrgField, DatabaseValue)] {
         var resolved: [(OrgField, OrgJSONValue)] = []
         var notWritable: [String] = []
@@ -84,14 +91,18 @@ extension OrgWriter {
             if key.lowercased() == "attributes" { continue }
             guard let field = object.field(named: key) else { throw OrgError.unknownField(key, object: object.name) }
             if field.type == .id {
-                if !creating, let ownID, let given = value.stringValue, OrgRecordID.normalize(given) == ownID { continue }
+                if !creating, let ownID, let given = value.stringValue, OrgRecordID.normalize(given) == ownID {
+                    continue
+                }
                 notWritable.append(field.name)
                 continue
             }
             let allowed: Bool
             switch mode {
             case .system: allowed = true
-            case .seed: allowed = (creating ? field.isCreateable : field.isUpdateable) || Self.auditFields.contains(key.lowercased())
+            case .seed:
+                allowed =
+                    (creating ? field.isCreateable : field.isUpdateable) || Self.auditFields.contains(key.lowercased())
             case .api: allowed = creating ? field.isCreateable : field.isUpdateable
             }
             if !allowed {
@@ -111,7 +122,12 @@ extension OrgWriter {
     }
 
     /// Checks lookups, required fields and uniqueness of the final values.
-    private func checkIntegrity(_ values: [(OrgField, DatabaseValue)], object: OrgObject, ownID: String?, creating: Bool)
+    private func checkIntegrity(
+        _ values: [(OrgField, DatabaseValue)],
+        object: OrgObject,
+        ownID: String?,
+        creating: Bool
+    )
         throws
     {
         let missing = values.filter { $0.1.isNull && !$0.0.isNillable && $0.0.type != .boolean }.map(\.0.name)
@@ -186,7 +202,8 @@ extension OrgWriter {
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         // Bodies of one shape repeat (seeding, collections): reuse the prepared statement.
         let statement = try db.cachedStatement(
-            sql: "INSERT INTO \(OrgSQL.identifier(object.name)) (\(columns.map(OrgSQL.identifier).joined(separator: ", "))) VALUES (\(placeholders))"
+            sql:
+                "INSERT INTO \(OrgSQL.identifier(object.name)) (\(columns.map(OrgSQL.identifier).joined(separator: ", "))) VALUES (\(placeholders))"
         )
         try statement.execute(arguments: StatementArguments(arguments))
         try maintainComputedFields(object, rowID: db.lastInsertedRowID)
@@ -214,7 +231,9 @@ extension OrgWriter {
 
     /// The audit columns of a write: the monotonic stamp, or (when seeding) the given dates, with the
     /// clock moved past them so later writes still stamp strictly later.
-    private func auditValues(given values: [(OrgField, DatabaseValue)], creating: Bool) throws -> [(String, DatabaseValue)] {
+    private func auditValues(given values: [(OrgField, DatabaseValue)], creating: Bool) throws -> [(
+        String, DatabaseValue
+    )] {
         func given(_ name: String) -> DatabaseValue? {
             values.first { $0.0.name == name && !$0.1.isNull }?.1
         }
@@ -270,7 +289,8 @@ extension OrgWriter {
         }
         if let number = object.field(named: "CaseNumber"), !number.isCreateable {
             try db.execute(
-                sql: "UPDATE \(table) SET \"CaseNumber\" = printf('%08d', rowid) WHERE rowid = ? AND \"CaseNumber\" IS NULL",
+                sql:
+                    "UPDATE \(table) SET \"CaseNumber\" = printf('%08d', rowid) WHERE rowid = ? AND \"CaseNumber\" IS NULL",
                 arguments: [rowID]
             )
         }
@@ -280,7 +300,8 @@ extension OrgWriter {
     func markRecent(_ object: OrgObject, id: String) throws {
         guard object.name != "Organization", object.name != "RecordType" else { return }
         try db.execute(
-            sql: "INSERT OR REPLACE INTO _org_recent (id, object, at) VALUES (?, ?, (SELECT coalesce(max(at), 0) + 1 FROM _org_recent))",
+            sql:
+                "INSERT OR REPLACE INTO _org_recent (id, object, at) VALUES (?, ?, (SELECT coalesce(max(at), 0) + 1 FROM _org_recent))",
             arguments: [id, object.name]
         )
     }

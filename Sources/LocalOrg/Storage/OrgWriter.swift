@@ -56,7 +56,10 @@ public final class OrgWriter {
     /// - Throws: ``OrgError`` `NOT_FOUND` / `ENTITY_IS_DELETED` (404), `PRECONDITION_FAILED` (412), and the
     ///   validation errors of ``create(_:fields:)``.
     public func update(
-        _ object: String, id: String, fields: OrgJSONObject, preconditions: [OrgPrecondition] = []
+        _ object: String,
+        id: String,
+        fields: OrgJSONObject,
+        preconditions: [OrgPrecondition] = []
     ) throws {
         let type = try context.recordObject(object)
         let row = try liveRow(type, id: id)
@@ -102,7 +105,9 @@ public final class OrgWriter {
         body.removeValue(forCaseInsensitiveKey: "attributes")
         if keyField.type == .id {
             body.removeValue(forCaseInsensitiveKey: "Id")
-            if value.isEmpty { return OrgUpsertResult(id: try insert(type.name, fields: body, mode: .api), created: true) }
+            if value.isEmpty {
+                return OrgUpsertResult(id: try insert(type.name, fields: body, mode: .api), created: true)
+            }
             let row = try liveRow(type, id: value)
             try applyUpdate(type, row: row, fields: body, mode: .api)
             return OrgUpsertResult(id: row.id, created: false)
@@ -110,8 +115,9 @@ public final class OrgWriter {
         guard keyField.isExternalID else { throw OrgError.notExternalID(field: keyField.name, object: type.name) }
         let key = try OrgValueCoercion.databaseValue(.string(value), for: keyField)
         if let given = body.value(forCaseInsensitiveKey: keyField.name) {
-            guard try OrgValueCoercion.databaseValue(given, for: keyField) == key
-                || (keyField.type.isText && given.stringValue?.lowercased() == value.lowercased())
+            guard
+                try OrgValueCoercion.databaseValue(given, for: keyField) == key
+                    || (keyField.type.isText && given.stringValue?.lowercased() == value.lowercased())
             else { throw OrgError.externalIDMismatch(field: keyField.name) }
             body.removeValue(forCaseInsensitiveKey: keyField.name)
         }
@@ -158,7 +164,10 @@ public final class OrgWriter {
         -> OrgQueryPage
     {
         try OrgQueryRunner(db: db, context: context).query(
-            soql, includeDeleted: includeDeleted, pageSize: pageSize, apiVersion: apiVersion
+            soql,
+            includeDeleted: includeDeleted,
+            pageSize: pageSize,
+            apiVersion: apiVersion
         )
     }
 

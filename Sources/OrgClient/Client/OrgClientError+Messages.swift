@@ -67,7 +67,9 @@ extension OrgClientError {
     }
 
     static func tokenRefreshFailed(
-        _ error: any Error, request: OutgoingRequest, advice: OrgAuthenticationAdvice? = nil
+        _ error: any Error,
+        request: OutgoingRequest,
+        advice: OrgAuthenticationAdvice? = nil
     ) -> OrgClientError {
         let reason = (error as? OrgClientError)?.message ?? "\(error)"
         let org = advice.map { " '\($0.orgName)'" } ?? ""
@@ -102,7 +104,10 @@ extension OrgClientError {
     /// The error for a 401 that a new token did not cure (or that nothing can renew), naming the
     /// org and the fix.
     static func sessionRefused(
-        _ response: IncomingResponse, request: OutgoingRequest, advice: OrgAuthenticationAdvice, afterRenewal: Bool
+        _ response: IncomingResponse,
+        request: OutgoingRequest,
+        advice: OrgAuthenticationAdvice,
+        afterRenewal: Bool
     ) -> OrgClientError {
         let details = OrgErrorDetail.parseErrorBody(response.body)
         let server = details.first.map { " (\($0.errorCode): \($0.message))" } ?? ""

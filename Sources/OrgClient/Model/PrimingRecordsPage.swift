@@ -58,7 +58,9 @@ public struct PrimingRecordsPage: Sendable, Hashable {
 
     /// Creates a page.
     public init(
-        recordsByType: [String: [String: [Record]]], relayToken: String?, ruleErrors: [String] = [],
+        recordsByType: [String: [String: [Record]]],
+        relayToken: String?,
+        ruleErrors: [String] = [],
         stats: Stats? = nil
     ) {
         self.recordsByType = recordsByType
@@ -104,8 +106,11 @@ public struct PrimingRecordsPage: Sendable, Hashable {
             let recordCountServed = stats["recordCountServed"]?.integerValue
         {
             self.stats = Stats(
-                ruleCountTotal: Int(ruleCountTotal), recordCountTotal: Int(recordCountTotal),
-                ruleCountServed: Int(ruleCountServed), recordCountServed: Int(recordCountServed))
+                ruleCountTotal: Int(ruleCountTotal),
+                recordCountTotal: Int(recordCountTotal),
+                ruleCountServed: Int(ruleCountServed),
+                recordCountServed: Int(recordCountServed)
+            )
         } else {
             stats = nil
         }

@@ -22,7 +22,9 @@ extension RESTOrgClient {
         let value = try await sendForJSON(request)
         guard let page = PrimingRecordsPage(value) else {
             throw OrgClientError.unexpectedShape(
-                "no 'primingRecords' object of record lists ({\"id\", \"systemModstamp\"})", request: request)
+                "no 'primingRecords' object of record lists ({\"id\", \"systemModstamp\"})",
+                request: request
+            )
         }
         return page
     }

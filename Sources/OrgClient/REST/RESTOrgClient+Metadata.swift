@@ -59,7 +59,10 @@ extension RESTOrgClient {
         let request = OutgoingRequest(.get, "\(basePath)/")
         let value = try await sendForJSON(request)
         guard let url = value["identity"]?.stringValue, let identity = OrgUserIdentity(identityURL: url) else {
-            throw OrgClientError.unexpectedShape("no 'identity' URL of the form …/id/{orgId}/{userId}", request: request)
+            throw OrgClientError.unexpectedShape(
+                "no 'identity' URL of the form …/id/{orgId}/{userId}",
+                request: request
+            )
         }
         return identity
     }
@@ -74,6 +77,9 @@ extension RESTOrgClient {
             throw OrgClientError.unexpectedShape("user info without 'organization_id' or 'user_id'", request: request)
         }
         return OrgUserInfo(
-            organizationID: organizationID, userID: userID, username: value["preferred_username"]?.stringValue)
+            organizationID: organizationID,
+            userID: userID,
+            username: value["preferred_username"]?.stringValue
+        )
     }
 }

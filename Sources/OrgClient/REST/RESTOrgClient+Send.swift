@@ -57,13 +57,20 @@ extension RESTOrgClient {
                         throw error
                     } catch {
                         throw OrgClientError.tokenRefreshFailed(
-                            error, request: request, advice: configuration.authenticationAdvice)
+                            error,
+                            request: request,
+                            advice: configuration.authenticationAdvice
+                        )
                     }
                     continue
                 }
                 if response.status == 401, request.isAuthenticated, let advice = configuration.authenticationAdvice {
                     throw OrgClientError.sessionRefused(
-                        response, request: request, advice: advice, afterRenewal: failedWithToken)
+                        response,
+                        request: request,
+                        advice: advice,
+                        afterRenewal: failedWithToken
+                    )
                 }
                 let errorCode = OrgErrorDetail.parseErrorBody(response.body).first?.errorCode
                 outcome = .response(status: response.status, errorCode: errorCode)
@@ -117,7 +124,8 @@ extension RESTOrgClient {
     /// - Returns: The token to retry with.
     /// - Throws: What `refresher` throws (to every caller that awaited that refresh).
     func renewAccessToken(
-        replacing used: String, with refresher: @escaping @Sendable () async throws -> String
+        replacing used: String,
+        with refresher: @escaping @Sendable () async throws -> String
     ) async throws -> String {
         enum Step {
             case use(String)

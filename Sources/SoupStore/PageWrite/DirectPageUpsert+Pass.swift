@@ -27,7 +27,14 @@ extension DirectPageUpsert {
         /// value the record would write (the update leaves that column, and its SQL index, alone).
         private var unchanged: [UInt64] = []
 
-        init(upsert: DirectPageUpsert, plan: Plan, layout: SoupLayout, scan: PageScan, base: UnsafePointer<UInt8>, now: Int64) {
+        init(
+            upsert: DirectPageUpsert,
+            plan: Plan,
+            layout: SoupLayout,
+            scan: PageScan,
+            base: UnsafePointer<UInt8>,
+            now: Int64
+        ) {
             self.upsert = upsert
             self.plan = plan
             self.layout = layout
@@ -85,7 +92,9 @@ extension DirectPageUpsert {
             case .plainString where !plan.keyIsInteger:
                 break
             case .integer:
-                guard Self.integer(value, base: base) != nil, !Self.isNegativeZero(value, base: base) else { return nil }
+                guard Self.integer(value, base: base) != nil, !Self.isNegativeZero(value, base: base) else {
+                    return nil
+                }
             default:
                 return nil
             }
@@ -159,15 +168,20 @@ extension DirectPageUpsert {
                 sql: """
                     SELECT min(t.id), count(t.id), coalesce(max(CASE WHEN \(isLocalSQL) THEN 1 ELSE 0 END), 0)\
                     \(storedColumns) FROM \(layout.tableName) AS t WHERE t.\(plan.keyColumn) = ?1
-                    """)
+                    """
+            )
             let count = keys.count
             existing = Array(repeating: nil, count: count)
             isLocal = Array(repeating: false, count: count)
             unchanged = Array(repeating: 0, count: count)
             for record in 0..<count where isLast[record] {
                 let key = keys[record]
-                if plan.keyIsInteger {
-                    probe.bind(1, integer: Self.integer(scan.values[record * scan.keyCount + plan.keySlot], base: base)!)
+                // An integer key of more than 18 digits is compared as text (SQLite applies the
+                // column's integer affinity to it).
+                if plan.keyIsInteger,
+                    let integerKey = Self.integer(scan.values[record * scan.keyCount + plan.keySlot], base: base)
+                {
+                    probe.bind(1, integer: integerKey)
                 } else {
                     probe.bind(1, text: key.pointer, count: key.count)
                 }
@@ -220,11 +234,16 @@ extension DirectPageUpsert {
             }
             if let latest {
                 result.maxModificationDate = .text(
-                    String(decoding: UnsafeBufferPointer(start: latest.pointer, count: latest.count), as: UTF8.self))
+                    String(decoding: UnsafeBufferPointer(start: latest.pointer, count: latest.count), as: UTF8.self)
+                )
             }
 
-            let sequence = try Int64.fetchOne(
-                db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [layout.tableName]) ?? 0
+            let sequence =
+                try Int64.fetchOne(
+                    db,
+                    sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
+                    arguments: [layout.tableName]
+                ) ?? 0
             let firstNew = max(sequence, highestExisting) + 1
 
             let columnNames = plan.columns.map(\.index.columnName)
@@ -242,7 +261,9 @@ extension DirectPageUpsert {
                         let assignments = columns.enumerated().map { ", \(columnNames[$1]) = ?\($0 + 4)" }.joined()
                         let statement = try RawStatement(
                             db,
-                            sql: "UPDATE \(layout.tableName) SET soup = ?2, lastModified = ?3\(assignments) WHERE id = ?1")
+                            sql:
+                                "UPDATE \(layout.tableName) SET soup = ?2, lastModified = ?3\(assignments) WHERE id = ?1"
+                        )
                         updates[mask] = (statement, columns)
                     }
                     if let update = updates[mask] {
@@ -267,7 +288,11 @@ extension DirectPageUpsert {
             if layout.hasFullTextTable, !entryIDs.isEmpty {
                 let ids = "[" + entryIDs.map(String.init).joined(separator: ",") + "]"
                 try FullText.refresh(
-                    db, layout: layout, idsSQL: "SELECT value FROM json_each(?)", arguments: [ids])
+                    db,
+                    layout: layout,
+                    idsSQL: "SELECT value FROM json_each(?)",
+                    arguments: [ids]
+                )
             }
             if let syncID = upsert.fetchedBySyncID {
                 try rememberFetched(db, syncID: syncID)
@@ -312,7 +337,11 @@ extension DirectPageUpsert {
         /// Binds and runs `statement` for one record stored as entry `id`: the entry id, the
         /// document, the stamp, and index columns `columns` as parameters 4, 5, ….
         private func save(
-            _ record: Int, id: Int64, with statement: RawStatement, columns: [Int], document: inout DocumentBuilder
+            _ record: Int,
+            id: Int64,
+            with statement: RawStatement,
+            columns: [Int],
+            document: inout DocumentBuilder
         ) throws {
             let span = scan.records[record]
             statement.bind(1, integer: id)
@@ -322,7 +351,8 @@ extension DirectPageUpsert {
             }
             try document.build(
                 record: UnsafeBufferPointer(start: base + span.start, count: span.end - span.start),
-                isEmpty: span.isEmptyObject, entryID: id
+                isEmpty: span.isEmptyObject,
+                entryID: id
             ) { pointer, count in
                 statement.bind(2, text: pointer, count: count)
                 try statement.run()
@@ -355,7 +385,9 @@ extension DirectPageUpsert {
             try RecordSyncsTable.create(db)
             let insert = try RawStatement(
                 db,
-                sql: "INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)")
+                sql:
+                    "INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
+            )
             insert.bind(1, string: layout.name)
             insert.bind(3, integer: syncID)
             for key in keys {
@@ -375,7 +407,8 @@ extension DirectPageUpsert {
         init(syncID: Int64?, now: Int64) {
             var suffix = Array(
                 #""__local__":false,"__locally_created__":false,"__locally_updated__":false,"__locally_deleted__":false"#
-                    .utf8)
+                    .utf8
+            )
             if let syncID { suffix += Array(#","__sync_id__":\#(syncID)"#.utf8) }
             suffix += Array(#","_soupEntryId":"#.utf8)
             self.suffix = suffix
@@ -384,7 +417,9 @@ extension DirectPageUpsert {
         }
 
         mutating func build(
-            record: UnsafeBufferPointer<UInt8>, isEmpty: Bool, entryID: Int64,
+            record: UnsafeBufferPointer<UInt8>,
+            isEmpty: Bool,
+            entryID: Int64,
             _ body: (UnsafePointer<UInt8>, Int) throws -> Void
         ) throws {
             buffer.removeAll(keepingCapacity: true)
@@ -393,7 +428,11 @@ extension DirectPageUpsert {
             buffer.append(contentsOf: suffix)
             Self.appendDecimal(entryID, to: &buffer)
             buffer.append(contentsOf: now)
-            try buffer.withUnsafeBufferPointer { try body($0.baseAddress!, $0.count) }
+            try buffer.withUnsafeBufferPointer { bytes in
+                // Never empty: it holds at least the record's members and the suffix.
+                guard let start = bytes.baseAddress else { return }
+                try body(start, bytes.count)
+            }
         }
 
         private static func appendDecimal(_ value: Int64, to buffer: inout [UInt8]) {
@@ -401,9 +440,12 @@ extension DirectPageUpsert {
                 buffer.append(contentsOf: String(value).utf8)
                 return
             }
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var digits:
+                (
+                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+                ) =
+                    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             var count = 0
             var rest = UInt64(value)
             withUnsafeMutableBytes(of: &digits) { raw in

@@ -1,6 +1,6 @@
+import Foundation
 import GRDB
 import GRDBSQLite
-import Foundation
 
 /// A prepared statement driven through SQLite's C API, for loops that run it once per record:
 /// values are bound straight from byte buffers (no `String`, no `DatabaseValue` per value).
@@ -58,7 +58,10 @@ struct RawStatement {
             let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
             sqlite3_reset(handle)
             throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: message, sql: String(cString: sqlite3_sql(handle)))
+                resultCode: ResultCode(rawValue: code),
+                message: message,
+                sql: String(cString: sqlite3_sql(handle))
+            )
         }
     }
 

@@ -18,7 +18,9 @@ extension SoupStore {
                     result = try body(SoupWriter(db: db, context: context))
                     return .commit
                 }
-                guard let result else { throw SoupStoreError.invalidSyncState("the claim transaction returned nothing") }
+                guard let result else {
+                    throw SoupStoreError.invalidSyncState("the claim transaction returned nothing")
+                }
                 return result
             }
         }

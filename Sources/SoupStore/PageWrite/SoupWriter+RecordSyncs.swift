@@ -20,7 +20,8 @@ package enum RecordSyncsTable {
                 CREATE TABLE IF NOT EXISTS \(name) (soup_name TEXT NOT NULL, record_id TEXT NOT NULL, \
                 sync_id INTEGER NOT NULL, PRIMARY KEY (soup_name, record_id, sync_id)) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS \(name)_by_sync ON \(name) (sync_id, soup_name);
-                """)
+                """
+        )
     }
 
     /// `'$'` for a JSON array source, `'$.records'` for a query page, as SQL over `?`.
@@ -47,6 +48,7 @@ extension SoupWriter {
                 SELECT ?1, CAST(json_extract(value, ?4) AS TEXT), ?2 FROM json_each(?3, \(RecordSyncsTable.recordsPath))
                 WHERE type = 'object' AND json_extract(value, ?4) IS NOT NULL
                 """,
-            arguments: [soup, syncID, page, "$.\(idPath)"])
+            arguments: [soup, syncID, page, "$.\(idPath)"]
+        )
     }
 }

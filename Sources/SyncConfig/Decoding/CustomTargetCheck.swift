@@ -9,16 +9,25 @@ struct CustomTargetCheck {
     func check(iOSImpl: String?, androidImpl: String?, target: ObjectReader, builtInNames: [String] = []) -> Bool {
         guard iOSImpl != nil || androidImpl != nil else {
             context.error(
-                .missingKey, at: target.node.position, path: target.path, ConfigMessages.customTargetNeedsImpl)
+                .missingKey,
+                at: target.node.position,
+                path: target.path,
+                ConfigMessages.customTargetNeedsImpl
+            )
             return false
         }
         var valid = true
         for (key, name) in [("iOSImpl", iOSImpl), ("androidImpl", androidImpl)] {
             guard let name, !registry.isRegistered(customImplName: name) else { continue }
             context.error(
-                .unregisteredCustomTarget, at: target.position(of: key), path: target.path.appending(key),
+                .unregisteredCustomTarget,
+                at: target.position(of: key),
+                path: target.path.appending(key),
                 ConfigMessages.unregisteredCustomTarget(
-                    name, suggestion: Suggestion.closest(to: name, in: builtInNames)))
+                    name,
+                    suggestion: Suggestion.closest(to: name, in: builtInNames)
+                )
+            )
             valid = false
         }
         return valid

@@ -17,7 +17,12 @@ final class DiagnosticLog {
         diagnostics.append(
             Diagnostic(
                 location: SourceLocation(file: file, line: position.line, column: position.column),
-                severity: severity, path: path.description, code: code, message: message))
+                severity: severity,
+                path: path.description,
+                code: code,
+                message: message
+            )
+        )
     }
 
     /// Appends an already built diagnostic.

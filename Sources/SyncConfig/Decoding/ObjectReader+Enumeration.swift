@@ -12,8 +12,11 @@ extension ObjectReader {
         if let value = T(rawValue: text) { return value }
         let allowed = T.allCases.map(\.rawValue)
         context.error(
-            code ?? Self.code(for: T.self), at: node.position, path: path.appending(key),
-            ConfigMessages.unknownValue(what, text, allowed: allowed))
+            code ?? Self.code(for: T.self),
+            at: node.position,
+            path: path.appending(key),
+            ConfigMessages.unknownValue(what, text, allowed: allowed)
+        )
         return nil
     }
 

@@ -16,7 +16,11 @@ struct ObjectReader {
     init?(_ node: ConfigNode, path: ConfigPath, context: DecodingContext) {
         guard case .object(let members) = node.value else {
             context.error(
-                .typeMismatch, at: node.position, path: path, ConfigMessages.expected("an object", found: node))
+                .typeMismatch,
+                at: node.position,
+                path: path,
+                ConfigMessages.expected("an object", found: node)
+            )
             return nil
         }
         self.context = context
@@ -50,8 +54,11 @@ struct ObjectReader {
     private func reportAbsent(_ key: String, expected: String) {
         guard let member = members.first(where: { $0.key == key }) else { return reportMissing(key) }
         context.error(
-            .typeMismatch, at: member.value.position, path: path.appending(key),
-            ConfigMessages.expected(expected, found: member.value))
+            .typeMismatch,
+            at: member.value.position,
+            path: path.appending(key),
+            ConfigMessages.expected(expected, found: member.value)
+        )
     }
 
     /// A string member; reports a missing required key or a wrong type.
@@ -104,8 +111,10 @@ struct ObjectReader {
         var valid = true
         for (index, element) in elements.enumerated() {
             if let text = ValueReader.string(
-                element, path: path.appending(key).appending(index: index), context: context)
-            {
+                element,
+                path: path.appending(key).appending(index: index),
+                context: context
+            ) {
                 result.append((text, element))
             } else {
                 valid = false
@@ -122,8 +131,11 @@ struct ObjectReader {
         }
         guard case .array(let elements) = value.value else {
             context.error(
-                .typeMismatch, at: value.position, path: path.appending(key),
-                ConfigMessages.expected("an array", found: value))
+                .typeMismatch,
+                at: value.position,
+                path: path.appending(key),
+                ConfigMessages.expected("an array", found: value)
+            )
             return nil
         }
         return elements
@@ -146,8 +158,11 @@ struct ObjectReader {
             extras[member.key] = ValueReader.jsonValue(member.value)
             guard warn else { continue }
             context.warning(
-                .unknownKey, at: member.keyPosition, path: path.appending(member.key),
-                ConfigMessages.unknownKey(member.key, suggestion: Suggestion.closest(to: member.key, in: known)))
+                .unknownKey,
+                at: member.keyPosition,
+                path: path.appending(member.key),
+                ConfigMessages.unknownKey(member.key, suggestion: Suggestion.closest(to: member.key, in: known))
+            )
         }
         return extras
     }

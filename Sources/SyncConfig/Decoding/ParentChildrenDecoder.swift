@@ -13,8 +13,13 @@ struct ParentChildrenDecoder {
         let extras = info.extraKeys(known: TargetKeys.parentInfo)
         guard let sobjectType, let soupName else { return nil }
         return ParentInfo(
-            sobjectType: sobjectType, soupName: soupName, idFieldName: idFieldName,
-            modificationDateFieldName: modificationDate, externalIdFieldName: externalId, extraKeys: extras)
+            sobjectType: sobjectType,
+            soupName: soupName,
+            idFieldName: idFieldName,
+            modificationDateFieldName: modificationDate,
+            externalIdFieldName: externalId,
+            extraKeys: extras
+        )
     }
 
     func children(_ reader: inout ObjectReader, source: inout SyncSource) -> ChildrenInfo? {
@@ -30,9 +35,15 @@ struct ParentChildrenDecoder {
         let extras = info.extraKeys(known: TargetKeys.childrenInfo)
         guard let sobjectType, let plural, let soupName, let parentIdFieldName else { return nil }
         return ChildrenInfo(
-            sobjectType: sobjectType, sobjectTypePlural: plural, soupName: soupName,
-            parentIdFieldName: parentIdFieldName, idFieldName: idFieldName,
-            modificationDateFieldName: modificationDate, externalIdFieldName: externalId, extraKeys: extras)
+            sobjectType: sobjectType,
+            sobjectTypePlural: plural,
+            soupName: soupName,
+            parentIdFieldName: parentIdFieldName,
+            idFieldName: idFieldName,
+            modificationDateFieldName: modificationDate,
+            externalIdFieldName: externalId,
+            extraKeys: extras
+        )
     }
 
     /// Reads a required `soupName` and records it for the undeclared-soup check.
@@ -40,7 +51,11 @@ struct ParentChildrenDecoder {
         guard let name = reader.nonEmptyString("soupName", required: true) else { return nil }
         source.soupReferences.append(
             .init(
-                name: name, position: reader.position(of: "soupName"), path: reader.path.appending("soupName")))
+                name: name,
+                position: reader.position(of: "soupName"),
+                path: reader.path.appending("soupName")
+            )
+        )
         return name
     }
 
@@ -48,7 +63,10 @@ struct ParentChildrenDecoder {
     func checkParentSoup(_ parent: ParentInfo, syncSoupName: String?, sync: ObjectReader) {
         guard let syncSoupName, syncSoupName != parent.soupName else { return }
         context.error(
-            .parentSoupMismatch, at: sync.position(of: "soupName"), path: sync.path.appending("soupName"),
-            ConfigMessages.parentSoupMismatch(soupName: syncSoupName, parentSoupName: parent.soupName))
+            .parentSoupMismatch,
+            at: sync.position(of: "soupName"),
+            path: sync.path.appending("soupName"),
+            ConfigMessages.parentSoupMismatch(soupName: syncSoupName, parentSoupName: parent.soupName)
+        )
     }
 }

@@ -36,8 +36,11 @@ struct StoreConfigDecoder {
             guard let soup = decodeSoup(node, path: path) else { continue }
             if let firstLine = firstLines[soup.name] {
                 context.error(
-                    .duplicateSoupName, at: node.position, path: path.appending("soupName"),
-                    ConfigMessages.duplicateSoupName(soup.name, firstLine: firstLine))
+                    .duplicateSoupName,
+                    at: node.position,
+                    path: path.appending("soupName"),
+                    ConfigMessages.duplicateSoupName(soup.name, firstLine: firstLine)
+                )
                 continue
             }
             firstLines[soup.name] = node.position.line
@@ -63,8 +66,11 @@ struct StoreConfigDecoder {
             }
             if let firstLine = firstLines[definition.path] {
                 context.error(
-                    .duplicateIndexPath, at: indexNode.position, path: indexPath.appending("path"),
-                    ConfigMessages.duplicateIndexPath(definition.path, firstLine: firstLine))
+                    .duplicateIndexPath,
+                    at: indexNode.position,
+                    path: indexPath.appending("path"),
+                    ConfigMessages.duplicateIndexPath(definition.path, firstLine: firstLine)
+                )
                 valid = false
                 continue
             }
@@ -73,8 +79,11 @@ struct StoreConfigDecoder {
         }
         if let name, let indexNodes, indexNodes.isEmpty {
             context.error(
-                .emptyIndexes, at: reader.position(of: "indexes"), path: path.appending("indexes"),
-                ConfigMessages.emptyIndexes(name))
+                .emptyIndexes,
+                at: reader.position(of: "indexes"),
+                path: path.appending("indexes"),
+                ConfigMessages.emptyIndexes(name)
+            )
             valid = false
         }
         guard valid, let name else { return nil }

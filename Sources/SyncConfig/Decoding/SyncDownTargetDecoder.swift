@@ -23,7 +23,10 @@ struct SyncDownTargetDecoder {
                     TargetImplRegistry.productTypeNames[text] != nil
                     ? ConfigMessages.syncUpTypeInSyncDown(text)
                     : ConfigMessages.unknownValue(
-                        "sync down target type", text, allowed: SyncDownTargetKind.allCases.map(\.rawValue))
+                        "sync down target type",
+                        text,
+                        allowed: SyncDownTargetKind.allCases.map(\.rawValue)
+                    )
                 context.error(.unknownTargetType, at: node.position, path: target.path.appending("type"), message)
                 return nil
             }
@@ -47,15 +50,21 @@ struct SyncDownTargetDecoder {
             let batch = clamped(&target, "maxBatchSize", range: SOQLSyncDownTarget.maxBatchSizeRange)
             if let query, query.text.isEmpty {
                 context.error(
-                    .emptyValue, at: query.node.position, path: target.path.appending("query"),
-                    ConfigMessages.emptyValue("query"))
+                    .emptyValue,
+                    at: query.node.position,
+                    path: target.path.appending("query"),
+                    ConfigMessages.emptyValue("query")
+                )
             }
             let extra = extras(target, kind)
             if let query, !query.text.isEmpty {
                 let soql = SOQLSyncDownTarget(
-                    query: query.text, maxBatchSize: batch ?? SOQLSyncDownTarget.defaultMaxBatchSize,
-                    idFieldName: idFieldName, modificationDateFieldName: modificationDate,
-                    extraKeys: extra)
+                    query: query.text,
+                    maxBatchSize: batch ?? SOQLSyncDownTarget.defaultMaxBatchSize,
+                    idFieldName: idFieldName,
+                    modificationDateFieldName: modificationDate,
+                    extraKeys: extra
+                )
                 result = Result(target: .soql(soql), soqlQuery: query)
             }
         case .sosl:
@@ -65,8 +74,13 @@ struct SyncDownTargetDecoder {
                 result = Result(
                     target: .sosl(
                         SOSLSyncDownTarget(
-                            query: query, idFieldName: idFieldName, modificationDateFieldName: modificationDate,
-                            extraKeys: extra)))
+                            query: query,
+                            idFieldName: idFieldName,
+                            modificationDateFieldName: modificationDate,
+                            extraKeys: extra
+                        )
+                    )
+                )
             }
         case .mru:
             let sobjectType = target.nonEmptyString("sobjectType", required: true)
@@ -76,8 +90,14 @@ struct SyncDownTargetDecoder {
                 result = Result(
                     target: .mru(
                         MRUSyncDownTarget(
-                            sobjectType: sobjectType, fieldlist: fieldlist, idFieldName: idFieldName,
-                            modificationDateFieldName: modificationDate, extraKeys: extra)))
+                            sobjectType: sobjectType,
+                            fieldlist: fieldlist,
+                            idFieldName: idFieldName,
+                            modificationDateFieldName: modificationDate,
+                            extraKeys: extra
+                        )
+                    )
+                )
             }
         case .refresh:
             result = refresh(&target, idFieldName: idFieldName, modificationDate: modificationDate, source: &source)
@@ -92,9 +112,17 @@ struct SyncDownTargetDecoder {
                 result = Result(
                     target: .layout(
                         LayoutSyncDownTarget(
-                            sobjectType: sobjectType, formFactor: formFactor, layoutType: layoutType, mode: mode,
-                            recordTypeId: recordTypeId, idFieldName: idFieldName,
-                            modificationDateFieldName: modificationDate, extraKeys: extra)))
+                            sobjectType: sobjectType,
+                            formFactor: formFactor,
+                            layoutType: layoutType,
+                            mode: mode,
+                            recordTypeId: recordTypeId,
+                            idFieldName: idFieldName,
+                            modificationDateFieldName: modificationDate,
+                            extraKeys: extra
+                        )
+                    )
+                )
             }
         case .metadata:
             let sobjectType = target.nonEmptyString("sobjectType", required: true)
@@ -103,8 +131,13 @@ struct SyncDownTargetDecoder {
                 result = Result(
                     target: .metadata(
                         MetadataSyncDownTarget(
-                            sobjectType: sobjectType, idFieldName: idFieldName,
-                            modificationDateFieldName: modificationDate, extraKeys: extra)))
+                            sobjectType: sobjectType,
+                            idFieldName: idFieldName,
+                            modificationDateFieldName: modificationDate,
+                            extraKeys: extra
+                        )
+                    )
+                )
             }
         case .parentChildren:
             result = parentChildren(&target, sync: sync, syncSoupName: syncSoupName, source: &source)
@@ -113,7 +146,10 @@ struct SyncDownTargetDecoder {
         case .custom:
             guard
                 CustomTargetCheck(context: context, registry: registry).check(
-                    iOSImpl: iOSImpl, androidImpl: androidImpl, target: target)
+                    iOSImpl: iOSImpl,
+                    androidImpl: androidImpl,
+                    target: target
+                )
             else {
                 _ = target.extraKeys(known: [], warn: false)
                 return nil
@@ -121,9 +157,14 @@ struct SyncDownTargetDecoder {
             result = Result(
                 target: .custom(
                     CustomSyncDownTarget(
-                        iOSImpl: iOSImpl, androidImpl: androidImpl, idFieldName: idFieldName,
-                        modificationDateFieldName: modificationDate, extraKeys: target.extraKeys(known: [], warn: false)
-                    )))
+                        iOSImpl: iOSImpl,
+                        androidImpl: androidImpl,
+                        idFieldName: idFieldName,
+                        modificationDateFieldName: modificationDate,
+                        extraKeys: target.extraKeys(known: [], warn: false)
+                    )
+                )
+            )
         }
         guard context.log.errorCount == errorsBefore else { return nil }
         return result
@@ -146,14 +187,20 @@ struct SyncDownTargetDecoder {
         let used = min(max(value, range.lowerBound), range.upperBound)
         if used != value {
             context.warning(
-                .valueClamped, at: node.position, path: reader.path.appending(key),
-                ConfigMessages.clamped(key, value: value, range: range, used: used))
+                .valueClamped,
+                at: node.position,
+                path: reader.path.appending(key),
+                ConfigMessages.clamped(key, value: value, range: range, used: used)
+            )
         }
         return used
     }
 
     private func refresh(
-        _ target: inout ObjectReader, idFieldName: String, modificationDate: String, source: inout SyncSource
+        _ target: inout ObjectReader,
+        idFieldName: String,
+        modificationDate: String,
+        source: inout SyncSource
     ) -> Result? {
         let sobjectType = target.nonEmptyString("sobjectType", required: true)
         let fieldlist = target.stringArray("fieldlist", required: true)
@@ -169,13 +216,23 @@ struct SyncDownTargetDecoder {
         return Result(
             target: .refresh(
                 RefreshSyncDownTarget(
-                    sobjectType: sobjectType, fieldlist: fieldlist, soupName: soupName,
-                    countIdsPerSoql: count ?? RefreshSyncDownTarget.defaultCountIdsPerSoql, idFieldName: idFieldName,
-                    modificationDateFieldName: modificationDate, extraKeys: extra)))
+                    sobjectType: sobjectType,
+                    fieldlist: fieldlist,
+                    soupName: soupName,
+                    countIdsPerSoql: count ?? RefreshSyncDownTarget.defaultCountIdsPerSoql,
+                    idFieldName: idFieldName,
+                    modificationDateFieldName: modificationDate,
+                    extraKeys: extra
+                )
+            )
+        )
     }
 
     private func parentChildren(
-        _ target: inout ObjectReader, sync: ObjectReader, syncSoupName: String?, source: inout SyncSource
+        _ target: inout ObjectReader,
+        sync: ObjectReader,
+        syncSoupName: String?,
+        source: inout SyncSource
     ) -> Result? {
         let decoder = ParentChildrenDecoder(context: context)
         let parent = decoder.parent(&target, source: &source)
@@ -185,38 +242,65 @@ struct SyncDownTargetDecoder {
         let children = decoder.children(&target, source: &source)
         let childrenFieldlist = target.stringArray("childrenFieldlist", required: true)
         let relationship = target.enumeration(
-            "relationshipType", RelationshipType.self, what: "relationship type", required: true)
+            "relationshipType",
+            RelationshipType.self,
+            what: "relationship type",
+            required: true
+        )
         if let parent { decoder.checkParentSoup(parent, syncSoupName: syncSoupName, sync: sync) }
         if let parent, let filterNode {
             SOQLCheck(context: context).checkParentFilter(
-                filterNode.text, node: filterNode.node, path: target.path.appending("parentSoqlFilter"), parent: parent)
+                filterNode.text,
+                node: filterNode.node,
+                path: target.path.appending("parentSoqlFilter"),
+                parent: parent
+            )
         }
         let extra = extras(target, .parentChildren)
         guard let parent, let parentFieldlist, let children, let childrenFieldlist, let relationship else { return nil }
         return Result(
             target: .parentChildren(
                 ParentChildrenSyncDownTarget(
-                    parent: parent, parentFieldlist: parentFieldlist, parentSoqlFilter: filter, children: children,
-                    childrenFieldlist: childrenFieldlist, relationshipType: relationship,
-                    extraKeys: extra)))
+                    parent: parent,
+                    parentFieldlist: parentFieldlist,
+                    parentSoqlFilter: filter,
+                    children: children,
+                    childrenFieldlist: childrenFieldlist,
+                    relationshipType: relationship,
+                    extraKeys: extra
+                )
+            )
+        )
     }
 
     private func briefcase(
-        _ target: inout ObjectReader, idFieldName: String, modificationDate: String, source: inout SyncSource
+        _ target: inout ObjectReader,
+        idFieldName: String,
+        modificationDate: String,
+        source: inout SyncSource
     ) -> Result? {
         let nodes = target.array("infos", required: true)
         let count = clamped(
-            &target, "countIdsPerRetrieve", range: 1...BriefcaseSyncDownTarget.defaultCountIdsPerRetrieve)
+            &target,
+            "countIdsPerRetrieve",
+            range: 1...BriefcaseSyncDownTarget.defaultCountIdsPerRetrieve
+        )
         if let nodes, nodes.isEmpty {
             context.error(
-                .emptyValue, at: target.position(of: "infos"), path: target.path.appending("infos"),
-                ConfigMessages.emptyInfos)
+                .emptyValue,
+                at: target.position(of: "infos"),
+                path: target.path.appending("infos"),
+                ConfigMessages.emptyInfos
+            )
         }
         var infos: [BriefcaseObjectInfo] = []
         for (index, node) in (nodes ?? []).enumerated() {
             guard
                 var info = ObjectReader(
-                    node, path: target.path.appending("infos").appending(index: index), context: context)
+                    node,
+                    path: target.path.appending("infos").appending(index: index),
+                    context: context
+                )
             else { continue }
             let sobjectType = info.nonEmptyString("sobjectType", required: true)
             let soupName = ParentChildrenDecoder(context: context).soupReference(&info, source: &source)
@@ -227,16 +311,27 @@ struct SyncDownTargetDecoder {
             guard let sobjectType, let soupName, let fieldlist else { continue }
             infos.append(
                 BriefcaseObjectInfo(
-                    sobjectType: sobjectType, soupName: soupName, fieldlist: fieldlist, idFieldName: infoID,
-                    modificationDateFieldName: infoDate, extraKeys: extras))
+                    sobjectType: sobjectType,
+                    soupName: soupName,
+                    fieldlist: fieldlist,
+                    idFieldName: infoID,
+                    modificationDateFieldName: infoDate,
+                    extraKeys: extras
+                )
+            )
         }
         let extra = extras(target, .briefcase)
         guard let nodes, !nodes.isEmpty else { return nil }
         return Result(
             target: .briefcase(
                 BriefcaseSyncDownTarget(
-                    infos: infos, countIdsPerRetrieve: count ?? BriefcaseSyncDownTarget.defaultCountIdsPerRetrieve,
-                    idFieldName: idFieldName, modificationDateFieldName: modificationDate,
-                    extraKeys: extra)))
+                    infos: infos,
+                    countIdsPerRetrieve: count ?? BriefcaseSyncDownTarget.defaultCountIdsPerRetrieve,
+                    idFieldName: idFieldName,
+                    modificationDateFieldName: modificationDate,
+                    extraKeys: extra
+                )
+            )
+        )
     }
 }

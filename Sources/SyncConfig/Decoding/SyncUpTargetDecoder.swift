@@ -41,15 +41,23 @@ struct SyncUpTargetDecoder {
             let childrenCreate = target.stringArray("childrenCreateFieldlist")
             let childrenUpdate = target.stringArray("childrenUpdateFieldlist")
             let relationship = target.enumeration(
-                "relationshipType", RelationshipType.self, what: "relationship type", required: true)
+                "relationshipType",
+                RelationshipType.self,
+                what: "relationship type",
+                required: true
+            )
             if let parent { decoder.checkParentSoup(parent, syncSoupName: syncSoupName, sync: sync) }
             // As in the SDK, the parent's field names are the target's unless it sets its own.
             if let parent, !hasOwnFieldNames.0 { idFieldName = parent.idFieldName }
             if let parent, !hasOwnFieldNames.1 { modificationDate = parent.modificationDateFieldName }
             if let parent, let children, let relationship {
                 parentChildren = ParentChildrenSyncUpInfo(
-                    parent: parent, children: children, childrenCreateFieldlist: childrenCreate,
-                    childrenUpdateFieldlist: childrenUpdate, relationshipType: relationship)
+                    parent: parent,
+                    children: children,
+                    childrenCreateFieldlist: childrenCreate,
+                    childrenUpdateFieldlist: childrenUpdate,
+                    relationshipType: relationship
+                )
             }
             extras = target.extraKeys(known: TargetKeys.syncUpParentChildren)
         case .custom:
@@ -59,10 +67,18 @@ struct SyncUpTargetDecoder {
         }
         guard context.log.errorCount == errorsBefore else { return nil }
         return SyncUpTarget(
-            kind: kind, createFieldlist: createFieldlist, updateFieldlist: updateFieldlist,
-            externalIdFieldName: externalId, idFieldName: idFieldName, modificationDateFieldName: modificationDate,
-            maxBatchSize: maxBatchSize, iOSImpl: iOSImpl, androidImpl: androidImpl,
-            parentChildren: parentChildren, extraKeys: extras)
+            kind: kind,
+            createFieldlist: createFieldlist,
+            updateFieldlist: updateFieldlist,
+            externalIdFieldName: externalId,
+            idFieldName: idFieldName,
+            modificationDateFieldName: modificationDate,
+            maxBatchSize: maxBatchSize,
+            iOSImpl: iOSImpl,
+            androidImpl: androidImpl,
+            parentChildren: parentChildren,
+            extraKeys: extras
+        )
     }
 
     /// The kind every given selector agrees on; reports unknown names and disagreements.
@@ -83,9 +99,11 @@ struct SyncUpTargetDecoder {
             let check = CustomTargetCheck(context: context, registry: registry)
             let builtIns = Array(TargetImplRegistry.builtInImplNames.keys).sorted()
             if check.check(
-                iOSImpl: customNames["iOSImpl"], androidImpl: customNames["androidImpl"], target: target,
-                builtInNames: builtIns)
-            {
+                iOSImpl: customNames["iOSImpl"],
+                androidImpl: customNames["androidImpl"],
+                target: target,
+                builtInNames: builtIns
+            ) {
                 // A plug-in has one class per platform; the iOS name identifies it.
                 let key = customNames["iOSImpl"] != nil ? "iOSImpl" : "androidImpl"
                 let name = customNames[key] ?? ""
@@ -100,7 +118,11 @@ struct SyncUpTargetDecoder {
             } else if text == "custom" {
                 if iOSImpl == nil && androidImpl == nil {
                     context.error(
-                        .missingKey, at: target.node.position, path: target.path, ConfigMessages.customTargetNeedsImpl)
+                        .missingKey,
+                        at: target.node.position,
+                        path: target.path,
+                        ConfigMessages.customTargetNeedsImpl
+                    )
                     valid = false
                 }
             } else if text != "rest" {
@@ -108,8 +130,10 @@ struct SyncUpTargetDecoder {
                     SyncDownTargetKind(rawValue: text) != nil
                     ? ConfigMessages.syncDownTypeInSyncUp(text)
                     : ConfigMessages.unknownValue(
-                        "sync up target type", text,
-                        allowed: ["rest", "custom"] + TargetImplRegistry.productTypeNames.keys.sorted())
+                        "sync up target type",
+                        text,
+                        allowed: ["rest", "custom"] + TargetImplRegistry.productTypeNames.keys.sorted()
+                    )
                 context.error(.unknownTargetType, at: node.position, path: target.path.appending("type"), message)
                 valid = false
             }
@@ -118,8 +142,11 @@ struct SyncUpTargetDecoder {
         guard let first = opinions.first else { return .collection }
         if let other = opinions.first(where: { $0.kind != first.kind }) {
             context.error(
-                .conflictingTargetImpl, at: target.node.position, path: target.path,
-                ConfigMessages.conflictingTargetImpl(first.source, other.source))
+                .conflictingTargetImpl,
+                at: target.node.position,
+                path: target.path,
+                ConfigMessages.conflictingTargetImpl(first.source, other.source)
+            )
             return nil
         }
         return first.kind

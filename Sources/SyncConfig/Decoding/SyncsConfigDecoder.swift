@@ -27,8 +27,11 @@ struct SyncsConfigDecoder {
             if let name = source.name, let namePosition = source.namePosition {
                 if let firstLine = firstLines[name] {
                     context.error(
-                        .duplicateSyncName, at: namePosition, path: path.appending("syncName"),
-                        ConfigMessages.duplicateSyncName(name, firstLine: firstLine))
+                        .duplicateSyncName,
+                        at: namePosition,
+                        path: path.appending("syncName"),
+                        ConfigMessages.duplicateSyncName(name, firstLine: firstLine)
+                    )
                     source.definition = nil
                 } else {
                     firstLines[name] = node.position.line
@@ -61,14 +64,18 @@ struct SyncsConfigDecoder {
                     let kind = decoded.target.kind
                     if kind == .layout {
                         context.warning(
-                            .targetNotRunYet, at: targetReader.position(of: "type"),
-                            path: path.appending("target").appending("type"), ConfigMessages.targetNotRunYet(kind.rawValue))
+                            .targetNotRunYet,
+                            at: targetReader.position(of: "type"),
+                            path: path.appending("target").appending("type"),
+                            ConfigMessages.targetNotRunYet(kind.rawValue)
+                        )
                     }
                 }
             case .syncUp:
                 let decoder = SyncUpTargetDecoder(context: context, registry: registry)
                 target = decoder.decode(&targetReader, sync: sync, syncSoupName: soupName, source: &source).map(
-                    SyncTarget.up)
+                    SyncTarget.up
+                )
             }
         }
         if soupName == nil, !sync.contains("soupName"), !isBriefcase(target) {
@@ -76,28 +83,47 @@ struct SyncsConfigDecoder {
         } else if sync.contains("soupName"), sync.value("soupName") == nil, !isBriefcase(target) {
             let position = sync.position(of: "soupName")
             context.error(
-                .typeMismatch, at: position, path: path.appending("soupName"), ConfigMessages.expectedNull("a string"))
+                .typeMismatch,
+                at: position,
+                path: path.appending("soupName"),
+                ConfigMessages.expectedNull("a string")
+            )
         } else if let soupName, !isBriefcase(target) {
             source.soupReferences.insert(
-                .init(name: soupName, position: sync.position(of: "soupName"), path: path.appending("soupName")), at: 0)
+                .init(name: soupName, position: sync.position(of: "soupName"), path: path.appending("soupName")),
+                at: 0
+            )
         }
         let options = decodeOptions(&sync)
         let dependsOn = sync.stringArrayNodes("dependsOn") ?? []
         source.dependencies = dependsOn.enumerated().map { index, entry in
             .init(
-                name: entry.text, position: entry.node.position,
-                path: path.appending("dependsOn").appending(index: index))
+                name: entry.text,
+                position: entry.node.position,
+                path: path.appending("dependsOn").appending(index: index)
+            )
         }
         let extras = sync.extraKeys(known: Self.syncKeys)
         if let soqlQuery, case .down(let down)? = target {
             SOQLCheck(context: context).check(
-                soqlQuery.text, node: soqlQuery.node, path: path.appending("target").appending("query"),
-                target: down, cleanGhosts: options?.cleanGhosts ?? false)
+                soqlQuery.text,
+                node: soqlQuery.node,
+                path: path.appending("target").appending("query"),
+                target: down,
+                cleanGhosts: options?.cleanGhosts ?? false
+            )
         }
         guard context.log.errorCount == errorsBefore, let name, let type, let target, let options else { return source }
         source.definition = SyncDefinition(
-            name: name, type: type, soupName: soupName ?? "", target: target, options: options,
-            dependsOn: dependsOn.map(\.text), extraKeys: extras, location: context.location(node.position))
+            name: name,
+            type: type,
+            soupName: soupName ?? "",
+            target: target,
+            options: options,
+            dependsOn: dependsOn.map(\.text),
+            extraKeys: extras,
+            location: context.location(node.position)
+        )
         return source
     }
 
@@ -117,14 +143,21 @@ struct SyncsConfigDecoder {
         let mergeMode = reader.enumeration("mergeMode", MergeMode.self, what: "merge mode")
         if !reader.contains("mergeMode") {
             context.warning(
-                .missingMergeMode, at: reader.node.position, path: reader.path, ConfigMessages.missingMergeMode)
+                .missingMergeMode,
+                at: reader.node.position,
+                path: reader.path,
+                ConfigMessages.missingMergeMode
+            )
         }
         let fieldlist = reader.stringArray("fieldlist")
         let cleanGhosts = reader.bool("cleanGhosts")
         let extras = reader.extraKeys(known: Self.optionKeys)
         guard context.log.errorCount == errorsBefore else { return nil }
         return SyncOptions(
-            fieldlist: fieldlist, mergeMode: mergeMode ?? .overwrite, cleanGhosts: cleanGhosts ?? false,
-            extraKeys: extras)
+            fieldlist: fieldlist,
+            mergeMode: mergeMode ?? .overwrite,
+            cleanGhosts: cleanGhosts ?? false,
+            extraKeys: extras
+        )
     }
 }

@@ -49,7 +49,11 @@ enum ValueReader {
             }
         }
         context.error(
-            .typeMismatch, at: node.position, path: path, ConfigMessages.expected("true or false", found: node))
+            .typeMismatch,
+            at: node.position,
+            path: path,
+            ConfigMessages.expected("true or false", found: node)
+        )
         return nil
     }
 

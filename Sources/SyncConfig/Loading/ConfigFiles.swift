@@ -70,9 +70,12 @@ public struct ConfigFiles: Sendable, Hashable {
                     files.diagnostics.append(
                         Diagnostic(
                             location: SourceLocation(file: ConfigLoader.displayName(of: other), line: 1, column: 1),
-                            severity: .error, path: "", code: .ambiguousFile,
+                            severity: .error,
+                            path: "",
+                            code: .ambiguousFile,
                             message: ConfigMessages.ambiguousFile(name, candidates: candidates.map(\.lastPathComponent))
-                        ))
+                        )
+                    )
                 }
             }
             switch name {

@@ -76,8 +76,11 @@ public struct ConfigLoader: Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         if size > ConfigLimits.maximumBytes {
             context.error(
-                .fileTooLarge, at: TextPosition(line: 1, column: 1), path: .root,
-                ConfigMessages.fileTooLarge(bytes: size, limit: ConfigLimits.maximumBytes))
+                .fileTooLarge,
+                at: TextPosition(line: 1, column: 1),
+                path: .root,
+                ConfigMessages.fileTooLarge(bytes: size, limit: ConfigLimits.maximumBytes)
+            )
             return nil
         }
         let data: Data

@@ -40,6 +40,8 @@ public struct SyncConfigError: Error, Sendable, CustomStringConvertible {
         SyncConfigError(
             code: .unreadableFile,
             message: "cannot read the config file '\(file)'; check that it exists and is readable",
-            file: file, underlying: underlying)
+            file: file,
+            underlying: underlying
+        )
     }
 }

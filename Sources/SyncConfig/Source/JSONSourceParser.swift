@@ -69,7 +69,8 @@ private struct TreeBuilder {
                     throw SourceSyntaxError(
                         position: start,
                         message: ConfigMessages.tooManyNodes(limit: ConfigLimits.maximumNodes, aliases: false),
-                        code: .tooManyNodes)
+                        code: .tooManyNodes
+                    )
                 }
             }
             let completed: ConfigNode
@@ -77,7 +78,8 @@ private struct TreeBuilder {
             case .objectStart, .arrayStart:
                 let path: ConfigPath
                 if let parent = stack.last {
-                    path = parent.isObject
+                    path =
+                        parent.isObject
                         ? parent.path.appending(parent.key) : parent.path.appending(index: parent.elements.count)
                 } else {
                     path = .root
@@ -128,8 +130,12 @@ private struct TreeBuilder {
         if let first = frame.seen[frame.key] {
             findings.append(
                 SourceFinding(
-                    position: frame.keyPosition, path: frame.path.appending(frame.key), code: .duplicateKey,
-                    message: ConfigMessages.duplicateKey(frame.key, firstLine: first.line)))
+                    position: frame.keyPosition,
+                    path: frame.path.appending(frame.key),
+                    code: .duplicateKey,
+                    message: ConfigMessages.duplicateKey(frame.key, firstLine: first.line)
+                )
+            )
         } else {
             frame.seen[frame.key] = frame.keyPosition
             frame.members.append(ConfigNode.Member(key: frame.key, keyPosition: frame.keyPosition, value: node))
@@ -146,8 +152,10 @@ private struct TreeBuilder {
                 throw SourceSyntaxError(position: position, message: "the file is empty; expected a JSON object")
             case .tooDeep:
                 throw SourceSyntaxError(
-                    position: position, message: ConfigMessages.tooDeep(limit: ConfigLimits.maximumDepth),
-                    code: .tooDeep)
+                    position: position,
+                    message: ConfigMessages.tooDeep(limit: ConfigLimits.maximumDepth),
+                    code: .tooDeep
+                )
             case .syntax:
                 throw SourceSyntaxError(position: position, message: error.message)
             }

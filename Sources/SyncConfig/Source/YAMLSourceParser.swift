@@ -35,7 +35,9 @@ struct YAMLSourceParser {
         }
         guard let root else {
             throw SourceSyntaxError(
-                position: TextPosition(line: 1, column: 1), message: "the file is empty; expected a YAML mapping")
+                position: TextPosition(line: 1, column: 1),
+                message: "the file is empty; expected a YAML mapping"
+            )
         }
         // Yams shares an anchored node among its aliases; the parser owns the anchors that tell
         // them apart, so it must live until the tree has been measured.
@@ -97,23 +99,29 @@ struct YAMLSourceParser {
         }
 
         private func check(_ node: Node, height: Int) throws(SourceSyntaxError) {
-            let position = node.mark.map { TextPosition(line: $0.line, column: $0.column) }
+            let position =
+                node.mark.map { TextPosition(line: $0.line, column: $0.column) }
                 ?? TextPosition(line: 1, column: 1)
             if height > ConfigLimits.maximumDepth {
                 throw SourceSyntaxError(
-                    position: position, message: ConfigMessages.tooDeep(limit: ConfigLimits.maximumDepth),
-                    code: .tooDeep)
+                    position: position,
+                    message: ConfigMessages.tooDeep(limit: ConfigLimits.maximumDepth),
+                    code: .tooDeep
+                )
             }
             if nodes > ConfigLimits.maximumNodes {
                 throw SourceSyntaxError(
                     position: position,
                     message: ConfigMessages.tooManyNodes(limit: ConfigLimits.maximumNodes, aliases: true),
-                    code: .tooManyNodes)
+                    code: .tooManyNodes
+                )
             }
             if bytes > ConfigLimits.maximumBytes {
                 throw SourceSyntaxError(
-                    position: position, message: ConfigMessages.expandsTooLarge(limit: ConfigLimits.maximumBytes),
-                    code: .fileTooLarge)
+                    position: position,
+                    message: ConfigMessages.expandsTooLarge(limit: ConfigLimits.maximumBytes),
+                    code: .fileTooLarge
+                )
             }
         }
     }
@@ -139,8 +147,12 @@ struct YAMLSourceParser {
                 guard case .scalar(let keyScalar) = key else {
                     findings.append(
                         SourceFinding(
-                            position: keyPosition, path: path, code: .typeMismatch,
-                            message: ConfigMessages.nonScalarKey))
+                            position: keyPosition,
+                            path: path,
+                            code: .typeMismatch,
+                            message: ConfigMessages.nonScalarKey
+                        )
+                    )
                     continue
                 }
                 if keyScalar.string == "<<", keyScalar.style == .plain {
@@ -148,8 +160,10 @@ struct YAMLSourceParser {
                     continue
                 }
                 let member = ConfigNode.Member(
-                    key: keyScalar.string, keyPosition: keyPosition,
-                    value: convert(value, path: path.appending(keyScalar.string)))
+                    key: keyScalar.string,
+                    keyPosition: keyPosition,
+                    value: convert(value, path: path.appending(keyScalar.string))
+                )
                 members.append(member)
             }
             // Merge keys (`<<: *defaults`) add the keys the mapping does not set itself.
@@ -160,7 +174,9 @@ struct YAMLSourceParser {
         case .alias:
             // Yams replaces aliases by the anchored node while composing; nothing reaches here.
             return ConfigNode(
-                value: .scalar(.init(text: "", kind: .null, textMap: .fixed(at: position))), position: position)
+                value: .scalar(.init(text: "", kind: .null, textMap: .fixed(at: position))),
+                position: position
+            )
         }
     }
 
@@ -280,12 +296,15 @@ struct YAMLSourceParser {
             if problem.hasPrefix("Maximum nesting level reached") {
                 return SourceSyntaxError(
                     position: TextPosition(line: mark.line, column: mark.column),
-                    message: ConfigMessages.tooDeep(limit: ConfigLimits.maximumDepth), code: .tooDeep)
+                    message: ConfigMessages.tooDeep(limit: ConfigLimits.maximumDepth),
+                    code: .tooDeep
+                )
             }
             if problem == "but found another document" {
                 return SourceSyntaxError(
                     position: TextPosition(line: mark.line, column: mark.column),
-                    message: ConfigMessages.yamlSeveralDocuments)
+                    message: ConfigMessages.yamlSeveralDocuments
+                )
             }
             return SourceSyntaxError(
                 position: TextPosition(line: mark.line, column: mark.column),
@@ -293,17 +312,22 @@ struct YAMLSourceParser {
                     problem: problem,
                     context: context.map {
                         ($0.text, $0.mark.line, $0.mark.column)
-                    }))
+                    }
+                )
+            )
         case .reader(let problem, let offset, _, _):
             return SourceSyntaxError(
-                position: position(ofCharacterOffset: offset ?? 0), message: "invalid YAML: \(problem)")
+                position: position(ofCharacterOffset: offset ?? 0),
+                message: "invalid YAML: \(problem)"
+            )
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? ""
             let first = TextPosition(line: context.mark.line, column: context.mark.column)
             return SourceSyntaxError(
                 position: repeatedKeyPosition(key, after: first) ?? first,
                 message: ConfigMessages.duplicateKey(key, firstLine: first.line),
-                code: .duplicateKey)
+                code: .duplicateKey
+            )
         default:
             return SourceSyntaxError(position: TextPosition(line: 1, column: 1), message: "invalid YAML: \(error)")
         }

@@ -18,9 +18,14 @@ struct ConfigValidator {
             for dependency in source.dependencies where !names.contains(dependency.name) {
                 let candidates = names.filter { $0 != source.name }
                 context.error(
-                    .unknownDependency, at: dependency.position, path: dependency.path,
+                    .unknownDependency,
+                    at: dependency.position,
+                    path: dependency.path,
                     ConfigMessages.unknownDependency(
-                        dependency.name, suggestion: Suggestion.closest(to: dependency.name, in: candidates)))
+                        dependency.name,
+                        suggestion: Suggestion.closest(to: dependency.name, in: candidates)
+                    )
+                )
             }
         }
         // Report each cycle once, at the first sync (in file order) that is part of it.
@@ -34,14 +39,18 @@ struct ConfigValidator {
             guard let (cycle, firstEdge) = findCycle(from: name, edges: edges) else { continue }
             reported.formUnion(cycle)
             context.error(
-                .dependencyCycle, at: firstEdge.position, path: firstEdge.path,
-                ConfigMessages.dependencyCycle(cycle))
+                .dependencyCycle,
+                at: firstEdge.position,
+                path: firstEdge.path,
+                ConfigMessages.dependencyCycle(cycle)
+            )
         }
     }
 
     /// A cycle through `start`, as the list of names from `start`, with the edge leaving `start`.
     private func findCycle(
-        from start: String, edges: [String: [SyncSource.Dependency]]
+        from start: String,
+        edges: [String: [SyncSource.Dependency]]
     ) -> ([String], SyncSource.Dependency)? {
         var stack: [(name: String, edge: SyncSource.Dependency?)] = []
         var visited: Set<String> = []
@@ -63,17 +72,24 @@ struct ConfigValidator {
     }
 
     private func checkDeclaredSoups(
-        _ syncs: SyncsConfigDecoder.Result, store: StoreConfigDecoder.Result, context: DecodingContext
+        _ syncs: SyncsConfigDecoder.Result,
+        store: StoreConfigDecoder.Result,
+        context: DecodingContext
     ) {
         let declared = store.declaredNames.sorted()
         let storeFile = store.file.split(separator: "/").last.map(String.init) ?? store.file
         for source in syncs.sources {
             for reference in source.soupReferences where !store.declaredNames.contains(reference.name) {
                 context.error(
-                    .undeclaredSoup, at: reference.position, path: reference.path,
+                    .undeclaredSoup,
+                    at: reference.position,
+                    path: reference.path,
                     ConfigMessages.undeclaredSoup(
-                        reference.name, storeFile: storeFile,
-                        suggestion: Suggestion.closest(to: reference.name, in: declared)))
+                        reference.name,
+                        storeFile: storeFile,
+                        suggestion: Suggestion.closest(to: reference.name, in: declared)
+                    )
+                )
             }
         }
     }
@@ -93,9 +109,16 @@ struct ConfigValidator {
                     reported.insert(need.soup + "\u{0}" + need.field).inserted
                 else { continue }
                 storeContext.warning(
-                    .missingSyncIndex, at: soupSource.position, path: soupSource.path.appending("indexes"),
+                    .missingSyncIndex,
+                    at: soupSource.position,
+                    path: soupSource.path.appending("indexes"),
                     ConfigMessages.missingSyncIndex(
-                        soup: need.soup, field: need.field, sync: definition.name, reason: need.reason, type: need.type)
+                        soup: need.soup,
+                        field: need.field,
+                        sync: definition.name,
+                        reason: need.reason,
+                        type: need.type
+                    )
                 )
             }
         }

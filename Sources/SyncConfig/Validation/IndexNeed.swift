@@ -37,13 +37,15 @@ struct IndexNeed: Hashable {
             }
             if definition.options.cleanGhosts, (syncDownsPerSoup[definition.soupName] ?? 0) > 1 {
                 needs.append(
-                    IndexNeed(soup: definition.soupName, field: "__sync_id__", reason: syncIDReason, type: "integer"))
+                    IndexNeed(soup: definition.soupName, field: "__sync_id__", reason: syncIDReason, type: "integer")
+                )
             }
         case .up(let target):
             needs = [IndexNeed(soup: definition.soupName, field: "__local__", reason: localReason, type: "string")]
             if let info = target.parentChildren {
                 needs.append(
-                    IndexNeed(soup: info.children.soupName, field: "__local__", reason: localReason, type: "string"))
+                    IndexNeed(soup: info.children.soupName, field: "__local__", reason: localReason, type: "string")
+                )
             }
         }
         return needs

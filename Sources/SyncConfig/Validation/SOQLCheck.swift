@@ -17,39 +17,62 @@ struct SOQLCheck {
             let contentEnd = query.utf8.count - query.reversed().prefix { $0.isWhitespace }.utf8Count
             let offset = min(error.utf8Offset, contentEnd)
             context.error(
-                .soqlSyntax, at: map.position(ofUTF8Offset: offset, in: query), path: path,
-                ConfigMessages.soqlSyntax(error.message))
+                .soqlSyntax,
+                at: map.position(ofUTF8Offset: offset, in: query),
+                path: path,
+                ConfigMessages.soqlSyntax(error.message)
+            )
             return
         } catch {
             context.error(
-                .soqlSyntax, at: node.position, path: path, ConfigMessages.soqlSyntax(String(describing: error)))
+                .soqlSyntax,
+                at: node.position,
+                path: path,
+                ConfigMessages.soqlSyntax(String(describing: error))
+            )
             return
         }
         let start = map.position(ofUTF8Offset: 0, in: query)
         if !parsed.selects(target.idFieldName) {
             context.warning(
-                .soqlMissingIDField, at: start, path: path,
+                .soqlMissingIDField,
+                at: start,
+                path: path,
                 ConfigMessages.soqlMissingField(
-                    target.idFieldName, key: "idFieldName",
-                    purpose: "records are stored, resynced and ghost-cleaned by it"))
+                    target.idFieldName,
+                    key: "idFieldName",
+                    purpose: "records are stored, resynced and ghost-cleaned by it"
+                )
+            )
         }
         if !parsed.selects(target.modificationDateFieldName) {
             context.warning(
-                .soqlMissingModificationDateField, at: start, path: path,
+                .soqlMissingModificationDateField,
+                at: start,
+                path: path,
                 ConfigMessages.soqlMissingField(
-                    target.modificationDateFieldName, key: "modificationDateFieldName",
-                    purpose: "resync and conflict detection compare it"))
+                    target.modificationDateFieldName,
+                    key: "modificationDateFieldName",
+                    purpose: "resync and conflict detection compare it"
+                )
+            )
         }
         for restriction in parsed.orgRestrictions {
             let offset = restriction.sourceRange?.utf8Offset ?? 0
             context.warning(
-                .soqlOrgRefuses, at: map.position(ofUTF8Offset: offset, in: query), path: path,
-                ConfigMessages.soqlOrgRefuses(restriction.message))
+                .soqlOrgRefuses,
+                at: map.position(ofUTF8Offset: offset, in: query),
+                path: path,
+                ConfigMessages.soqlOrgRefuses(restriction.message)
+            )
         }
         if cleanGhosts, parsed.limit != nil || parsed.offset != nil {
             context.warning(
-                .ghostCleaningLimit, at: limitPosition(in: query, map: map) ?? start, path: path,
-                ConfigMessages.ghostCleaningLimit)
+                .ghostCleaningLimit,
+                at: limitPosition(in: query, map: map) ?? start,
+                path: path,
+                ConfigMessages.ghostCleaningLimit
+            )
         }
     }
 
@@ -68,16 +91,23 @@ struct SOQLCheck {
         }
         for restriction in parsed.orgRestrictions {
             context.warning(
-                .soqlOrgRefuses, at: position(restriction.sourceRange), path: path,
-                ConfigMessages.soqlOrgRefuses(restriction.message))
+                .soqlOrgRefuses,
+                at: position(restriction.sourceRange),
+                path: path,
+                ConfigMessages.soqlOrgRefuses(restriction.message)
+            )
         }
         let joins = parsed.condition?.semiJoinCount ?? 0
         if joins == SOQLQuery.maximumSemiJoins {
             context.warning(
-                .soqlOrgRefuses, at: position(nil), path: path,
+                .soqlOrgRefuses,
+                at: position(nil),
+                path: path,
                 ConfigMessages.soqlOrgRefuses(
                     "the org refuses more than \(SOQLQuery.maximumSemiJoins) semi-joins in one WHERE clause, and a "
-                        + "resync adds one to this filter's \(joins) (the parents of changed children)"))
+                        + "resync adds one to this filter's \(joins) (the parents of changed children)"
+                )
+            )
         }
     }
 

@@ -1,7 +1,7 @@
 import OrgClient
 import SoupStore
-import SyncLedger
 import SyncConfig
+import SyncLedger
 
 /// Previews ghost cleaning (sync-semantics §6, §11 items 8–9) with reads only.
 ///

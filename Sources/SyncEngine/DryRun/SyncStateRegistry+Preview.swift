@@ -1,6 +1,6 @@
 import SoupStore
-import SyncLedger
 import SyncConfig
+import SyncLedger
 
 extension SyncStateRegistry {
     /// The stored state a run of `definition` would start from, checked as ``prepare(_:replace:)``

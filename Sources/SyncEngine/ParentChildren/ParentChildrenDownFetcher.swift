@@ -1,8 +1,8 @@
 import OrgClient
 import SOQL
 import SoupStore
-import SyncLedger
 import SyncConfig
+import SyncLedger
 
 /// The `parent_children` target (sync-semantics §9.4, §4.5, §6, §11 items 18–19): parents and
 /// their nested children in one query, parents saved into `parent.soupName`, children into

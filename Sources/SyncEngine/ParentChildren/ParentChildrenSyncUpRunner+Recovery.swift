@@ -61,8 +61,10 @@ extension ParentChildrenSyncUpRunner {
     /// Writes a create intent on every parent and child of `trees` about to be created (not
     /// upserted, not decided), per soup in one transaction, before anything is sent.
     func recordCreateIntents(
-        _ trees: inout [ParentChildrenTree], decidedParents: [Int64: SyncUpOutcome],
-        decidedChildren: [Int64: SyncUpOutcome], now: Int64
+        _ trees: inout [ParentChildrenTree],
+        decidedParents: [Int64: SyncUpOutcome],
+        decidedChildren: [Int64: SyncUpOutcome],
+        now: Int64
     ) async throws {
         var parentIntents: [Int64: SyncUpCreateIntent] = [:]
         var childIntents: [Int64: SyncUpCreateIntent] = [:]
@@ -91,16 +93,25 @@ extension ParentChildrenSyncUpRunner {
     }
 
     private func write(
-        _ intents: [Int64: SyncUpCreateIntent], soup: String, records: [SyncUpRecord]
+        _ intents: [Int64: SyncUpCreateIntent],
+        soup: String,
+        records: [SyncUpRecord]
     ) async throws -> [Int64: Int64] {
         guard !intents.isEmpty else { return [:] }
         let read = Dictionary(records.map { ($0.entryID, $0.storedLastModified) }) { first, _ in first }
         return try await SyncUpRunner.writeIntents(
-            intents, field: SyncUpCreateIntent.field, read: read, soup: soup, store: store)
+            intents,
+            field: SyncUpCreateIntent.field,
+            read: read,
+            soup: soup,
+            store: store
+        )
     }
 
     private static func apply(
-        _ intents: [Int64: SyncUpCreateIntent], _ stamps: [Int64: Int64], to record: inout SyncUpRecord
+        _ intents: [Int64: SyncUpCreateIntent],
+        _ stamps: [Int64: Int64],
+        to record: inout SyncUpRecord
     ) {
         guard let intent = intents[record.entryID] else { return }
         record.fields[SyncUpCreateIntent.field] = intent.value
@@ -110,7 +121,9 @@ extension ParentChildrenSyncUpRunner {
     /// `child` with its parent id field, and the same field of its create intent, moved from a
     /// replaced `local_` parent id to the parent's server id.
     private static func pointing(
-        _ child: SyncUpRecord, field: String, through ids: [String: String]
+        _ child: SyncUpRecord,
+        field: String,
+        through ids: [String: String]
     ) -> SyncUpRecord {
         guard !ids.isEmpty else { return child }
         var child = child

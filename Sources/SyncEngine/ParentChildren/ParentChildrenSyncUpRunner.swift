@@ -44,7 +44,11 @@ struct ParentChildrenSyncUpRunner: Sendable {
         let recovery = try await recover(trees)
         var trees = recovery.trees
         try await recordCreateIntents(
-            &trees, decidedParents: recovery.parents, decidedChildren: recovery.children, now: registry.now)
+            &trees,
+            decidedParents: recovery.parents,
+            decidedChildren: recovery.children,
+            now: registry.now
+        )
         var parentOutcomes: [Int64: SyncUpOutcome] = recovery.parents
         var childOutcomes: [Int64: SyncUpOutcome] = recovery.children
         var parents: [SyncUpRecord] = []
@@ -88,8 +92,16 @@ struct ParentChildrenSyncUpRunner: Sendable {
             }
         }
 
-        let parentDates = try await readBack(parents, outcomes: parentOutcomes, field: plan.parentInfo.modificationDateFieldName)
-        let childDates = try await readBack(children, outcomes: childOutcomes, field: plan.childrenInfo.modificationDateFieldName)
+        let parentDates = try await readBack(
+            parents,
+            outcomes: parentOutcomes,
+            field: plan.parentInfo.modificationDateFieldName
+        )
+        let childDates = try await readBack(
+            children,
+            outcomes: childOutcomes,
+            field: plan.childrenInfo.modificationDateFieldName
+        )
         progress.count(parents, outcomes: parentOutcomes)
         progress.count(children, outcomes: childOutcomes)
         let state = progress.batchWritten()

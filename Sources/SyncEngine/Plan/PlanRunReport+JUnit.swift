@@ -17,15 +17,18 @@ extension PlanRunReport {
         let seconds = Self.seconds(steps.reduce(0) { $0 + ($1.summary?.durationMilliseconds ?? 0) })
         let stamp = ISO8601DateFormatter().string(from: timestamp)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let counts = "tests=\"\(steps.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(seconds)\""
+        let counts =
+            "tests=\"\(steps.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(seconds)\""
         xml += "<testsuites name=\"\(Self.escaped(suiteName))\" \(counts)>\n"
         xml += "  <testsuite name=\"\(Self.escaped(suiteName))\" \(counts) timestamp=\"\(stamp)\">\n"
         for step in steps {
             let time = Self.seconds(step.summary?.durationMilliseconds ?? 0)
-            xml += "    <testcase classname=\"\(Self.escaped(step.step.syncName))\" "
+            xml +=
+                "    <testcase classname=\"\(Self.escaped(step.step.syncName))\" "
                 + "name=\"\(Self.escaped(step.step.id))\" time=\"\(time)\">\n"
             if let failure = step.junitFailure {
-                xml += "      <failure type=\"\(failure.type)\" message=\"\(Self.escaped(failure.message))\">"
+                xml +=
+                    "      <failure type=\"\(failure.type)\" message=\"\(Self.escaped(failure.message))\">"
                     + Self.escaped(failure.detail) + "</failure>\n"
             } else if step.status == .skipped || step.status == .notRun {
                 xml += "      <skipped message=\"\(Self.escaped(step.message ?? step.status.rawValue))\"/>\n"

@@ -1,6 +1,6 @@
 import SoupStore
-import SyncLedger
 import SyncConfig
+import SyncLedger
 import SyncPlan
 
 /// How ``SyncEngine/run(_:definitions:options:stop:events:)`` runs a plan.
@@ -107,7 +107,9 @@ struct PlanRunner: Sendable {
     let definitions: [String: SyncDefinition]
 
     func run(
-        options: PlanRunOptions, stop: StopSignal, events: AsyncStream<SyncEvent>.Continuation?
+        options: PlanRunOptions,
+        stop: StopSignal,
+        events: AsyncStream<SyncEvent>.Continuation?
     ) async throws -> PlanRunReport {
         let store = engine.store
         let now = engine.registry.now
@@ -128,14 +130,16 @@ struct PlanRunner: Sendable {
                 result = PlanStepResult(step: step, status: .notRun, message: Self.alreadyDone)
             } else if stop.isStopRequested {
                 result = PlanStepResult(step: step, status: .notRun, message: "the run was stopped before this step")
-            } else if let blocker = step.dependsOn.lazy.compactMap({ results[$0] }).first(where: { !$0.allowsDependents }) {
+            } else if let blocker = step.dependsOn.lazy.compactMap({ results[$0] }).first(where: {
+                !$0.allowsDependents
+            }) {
                 var message = "skipped: it depends on \(blocker.step.id), which \(blocker.outcomeDescription)"
                 if let root = rootCauses[blocker.step.id] {
                     message += " because \(root.step.id) \(root.outcomeDescription)"
                 }
                 rootCauses[step.id] = rootCauses[blocker.step.id] ?? blocker
                 result = PlanStepResult(step: step, status: .skipped, message: message)
-                events?.yield(.warning(syncName: step.syncName, message: "step \(step.id) " + result.message!))
+                events?.yield(.warning(syncName: step.syncName, message: "step \(step.id) " + message))
                 try await journal(step.id, .skipped)
             } else {
                 try await journal(step.id, .running)
@@ -151,17 +155,26 @@ struct PlanRunner: Sendable {
     /// Previews every step, in plan order. Nothing is written, so a failed preview does not keep
     /// its dependents from being previewed (they are, from the store's current state).
     private func preview(
-        options: PlanRunOptions, stop: StopSignal, events: AsyncStream<SyncEvent>.Continuation?
+        options: PlanRunOptions,
+        stop: StopSignal,
+        events: AsyncStream<SyncEvent>.Continuation?
     ) async -> PlanRunReport {
         var results: [PlanStepResult] = []
         for step in plan.steps {
             guard !stop.isStopRequested else {
-                results.append(PlanStepResult(step: step, status: .notRun, message: "the dry run was stopped before this step"))
+                results.append(
+                    PlanStepResult(step: step, status: .notRun, message: "the dry run was stopped before this step")
+                )
                 continue
             }
             guard let definition = definitions[step.syncName] else {
                 results.append(
-                    PlanStepResult(step: step, status: .failed, message: SyncEngineError.unknownSync(step.syncName).message))
+                    PlanStepResult(
+                        step: step,
+                        status: .failed,
+                        message: SyncEngineError.unknownSync(step.syncName).message
+                    )
+                )
                 continue
             }
             let operation: SyncOperation =
@@ -172,13 +185,20 @@ struct PlanRunner: Sendable {
                 }
             do {
                 let preview = try await engine.preview(
-                    definition, operation: operation, full: options.full, replace: options.replace, stop: stop)
+                    definition,
+                    operation: operation,
+                    full: options.full,
+                    replace: options.replace,
+                    stop: stop
+                )
                 var result = PlanStepResult(step: step, status: .done)
                 result.preview = preview
                 results.append(result)
             } catch {
                 let message = SyncEngineError.wrapping(error, syncName: step.syncName).message
-                events?.yield(.warning(syncName: step.syncName, message: "step \(step.id) cannot be previewed: \(message)"))
+                events?.yield(
+                    .warning(syncName: step.syncName, message: "step \(step.id) cannot be previewed: \(message)")
+                )
                 results.append(PlanStepResult(step: step, status: .failed, message: message))
             }
         }
@@ -219,10 +239,17 @@ struct PlanRunner: Sendable {
     }
 
     private func execute(
-        _ step: PlanStep, options: PlanRunOptions, stop: StopSignal, events: AsyncStream<SyncEvent>.Continuation?
+        _ step: PlanStep,
+        options: PlanRunOptions,
+        stop: StopSignal,
+        events: AsyncStream<SyncEvent>.Continuation?
     ) async -> PlanStepResult {
         guard let definition = definitions[step.syncName] else {
-            return PlanStepResult(step: step, status: .failed, message: SyncEngineError.unknownSync(step.syncName).message)
+            return PlanStepResult(
+                step: step,
+                status: .failed,
+                message: SyncEngineError.unknownSync(step.syncName).message
+            )
         }
         do {
             let summary: SyncRunSummary
@@ -306,10 +333,16 @@ extension SyncEngine {
     ///   a definition that differs from the stored one, a soup the store lacks; `SyncEngineError`
     ///   when the store cannot be read or written.
     public func run(
-        _ plan: SyncPlan, definitions: [String: SyncDefinition], options: PlanRunOptions = PlanRunOptions(),
-        stop: StopSignal = StopSignal(), events: AsyncStream<SyncEvent>.Continuation? = nil
+        _ plan: SyncPlan,
+        definitions: [String: SyncDefinition],
+        options: PlanRunOptions = PlanRunOptions(),
+        stop: StopSignal = StopSignal(),
+        events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> PlanRunReport {
         try await PlanRunner(engine: self, plan: plan, definitions: definitions).run(
-            options: options, stop: stop, events: events)
+            options: options,
+            stop: stop,
+            events: events
+        )
     }
 }

@@ -47,7 +47,8 @@ struct SyncUpConflictChecker: Sendable {
                 let values = try await org.retrieveCollection(
                     type,
                     ids: chunk.map(\.id),
-                    fields: [modificationDateFieldName] + (intentFields[type] ?? []).subtracting([modificationDateFieldName]).sorted()
+                    fields: [modificationDateFieldName]
+                        + (intentFields[type] ?? []).subtracting([modificationDateFieldName]).sorted()
                 )
                 for (index, entry) in chunk.enumerated() {
                     let value = index < values.count ? values[index] : nil
@@ -55,7 +56,8 @@ struct SyncUpConflictChecker: Sendable {
                         if let value, !value.isNull {
                             .present(
                                 modified: value[modificationDateFieldName]?.stringValue,
-                                values: value.objectValue ?? [:])
+                                values: value.objectValue ?? [:]
+                            )
                         } else {
                             .deleted
                         }

@@ -70,6 +70,9 @@ enum SyncUpUpdateIntent {
     static func intent(in record: [String: OrgValue]) -> SyncUpCreateIntent? {
         guard let stored = record[field]?.objectValue, let at = stored["at"]?.integerValue else { return nil }
         return SyncUpCreateIntent(
-            at: at, attempt: Int(stored["attempt"]?.integerValue ?? 1), fields: stored["fields"]?.objectValue ?? [:])
+            at: at,
+            attempt: Int(stored["attempt"]?.integerValue ?? 1),
+            fields: stored["fields"]?.objectValue ?? [:]
+        )
     }
 }

@@ -80,9 +80,16 @@ struct SyncUpProgress: Sendable {
     /// Progress after the last batch written, for the event stream.
     var batchProgress: SyncUpBatchProgress {
         SyncUpBatchProgress(
-            syncName: summary.syncName, batch: batches, processed: processed, totalSize: summary.selected,
-            created: summary.created, updated: summary.updated, deleted: summary.deleted,
-            conflicts: summary.conflicts, failed: summary.failed)
+            syncName: summary.syncName,
+            batch: batches,
+            processed: processed,
+            totalSize: summary.selected,
+            created: summary.created,
+            updated: summary.updated,
+            deleted: summary.deleted,
+            conflicts: summary.conflicts,
+            failed: summary.failed
+        )
     }
 
     /// Every record was processed: `DONE`, progress 100.

@@ -40,8 +40,15 @@ struct SyncUpRunner: Sendable {
         events?.yield(
             .started(
                 SyncRunStart(
-                    syncName: name, syncID: state.id, operation: .syncUp, targetKind: target.kind.productTypeName ?? "custom",
-                    isIncremental: false, maxTimeStamp: state.maxTimeStamp)))
+                    syncName: name,
+                    syncID: state.id,
+                    operation: .syncUp,
+                    targetKind: target.kind.productTypeName ?? "custom",
+                    isIncremental: false,
+                    maxTimeStamp: state.maxTimeStamp
+                )
+            )
+        )
 
         var failure: String?
         var stopped = false
@@ -221,7 +228,13 @@ struct SyncUpRunner: Sendable {
         }
         guard !intents.isEmpty else { return }
         let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
-        let stamps = try await Self.writeIntents(intents, field: SyncUpCreateIntent.field, read: read, soup: soup, store: store)
+        let stamps = try await Self.writeIntents(
+            intents,
+            field: SyncUpCreateIntent.field,
+            read: read,
+            soup: soup,
+            store: store
+        )
         for index in batch.indices {
             let entryID = batch[index].entryID
             guard let intent = intents[entryID] else { continue }
@@ -234,7 +247,10 @@ struct SyncUpRunner: Sendable {
     /// about to be updated, in one transaction, before anything is sent; as for create intents,
     /// the records' `storedLastModified` follow the write unless the app edited them meanwhile.
     private func recordUpdateIntents(
-        _ batch: inout [SyncUpRecord], sending: Set<Int64>, plan: SyncUpRequestPlan, soup: String
+        _ batch: inout [SyncUpRecord],
+        sending: Set<Int64>,
+        plan: SyncUpRequestPlan,
+        soup: String
     ) async throws {
         let now = registry.now
         var intents: [Int64: SyncUpCreateIntent] = [:]
@@ -245,7 +261,13 @@ struct SyncUpRunner: Sendable {
         }
         guard !intents.isEmpty else { return }
         let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
-        let stamps = try await Self.writeIntents(intents, field: SyncUpUpdateIntent.field, read: read, soup: soup, store: store)
+        let stamps = try await Self.writeIntents(
+            intents,
+            field: SyncUpUpdateIntent.field,
+            read: read,
+            soup: soup,
+            store: store
+        )
         for index in batch.indices {
             let entryID = batch[index].entryID
             guard let intent = intents[entryID] else { continue }
@@ -258,7 +280,11 @@ struct SyncUpRunner: Sendable {
     /// returns the new `_soupLastModifiedDate` of the entries the app had not edited since they
     /// were read (`read`), so write-back still tells the app's edits apart.
     static func writeIntents(
-        _ intents: [Int64: SyncUpCreateIntent], field: String, read: [Int64: Int64], soup: String, store: SoupStore
+        _ intents: [Int64: SyncUpCreateIntent],
+        field: String,
+        read: [Int64: Int64],
+        soup: String,
+        store: SoupStore
     ) async throws -> [Int64: Int64] {
         try await store.write { writer -> [Int64: Int64] in
             var documents: [String] = []

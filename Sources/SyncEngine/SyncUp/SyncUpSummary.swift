@@ -78,8 +78,15 @@ extension SyncUpSummary {
     /// The totals as the common run summary that events and the CLI report.
     public var runSummary: SyncRunSummary {
         var run = SyncRunSummary(
-            syncName: syncName, syncID: syncID, operation: .syncUp, status: status, requests: requests,
-            retries: retries, durationMilliseconds: durationMilliseconds, error: error)
+            syncName: syncName,
+            syncID: syncID,
+            operation: .syncUp,
+            status: status,
+            requests: requests,
+            retries: retries,
+            durationMilliseconds: durationMilliseconds,
+            error: error
+        )
         run.created = created
         run.updated = updated
         run.deleted = deleted

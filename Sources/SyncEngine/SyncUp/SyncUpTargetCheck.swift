@@ -26,7 +26,9 @@ enum SyncUpTargetCheck {
         case .parentChildren:
             guard target.parentChildren != nil else {
                 throw SyncEngineError.invalidTarget(
-                    definition.name, "a parent_children target needs its 'parent' and 'children' keys")
+                    definition.name,
+                    "a parent_children target needs its 'parent' and 'children' keys"
+                )
             }
         case .custom:
             throw SyncEngineError.syncUpNotSupported(definition.name, kind: target.kind.productTypeName ?? "custom")

@@ -38,7 +38,8 @@ extension ConfigOptions {
             }
             return ConfigFiles(
                 userStore: storeConfig.map { URL(fileURLWithPath: $0) },
-                userSyncs: syncsConfig.map { URL(fileURLWithPath: $0) })
+                userSyncs: syncsConfig.map { URL(fileURLWithPath: $0) }
+            )
         }
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: configDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -48,7 +49,8 @@ extension ConfigOptions {
         guard !files.isEmpty else {
             throw CLIError.usage(
                 "no config files in '\(configDirectory)'; expected userstore, usersyncs, globalstore or globalsyncs "
-                    + "with the extension .json, .yaml or .yml (or name files with --store-config / --syncs-config)")
+                    + "with the extension .json, .yaml or .yml (or name files with --store-config / --syncs-config)"
+            )
         }
         return files
     }

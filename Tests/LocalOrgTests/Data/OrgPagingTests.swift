@@ -66,7 +66,11 @@ struct OrgPagingTests {
             let org = try OrgFixtures.makeOrg(in: directory)
             try seedAccounts(5_000, into: org)
             let start = Date()
-            var page = try org.query("SELECT Id, Name, CreatedDate, Owner.Name FROM Account", pageSize: 2000, apiVersion: "59.0")
+            var page = try org.query(
+                "SELECT Id, Name, CreatedDate, Owner.Name FROM Account",
+                pageSize: 2000,
+                apiVersion: "59.0"
+            )
             var count = try OrgFixtures.ids(page.recordsJSON).count
             while let locator = page.nextLocator {
                 page = try org.queryMore(locator: locator, pageSize: 2000, apiVersion: "59.0")

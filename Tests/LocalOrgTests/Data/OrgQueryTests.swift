@@ -12,37 +12,76 @@ struct OrgQueryTests {
         ("SELECT Name FROM Account WHERE Industry != null ORDER BY Name", ["Acme", "Blue Harbor", "Delta"]),
         ("SELECT Name FROM Account WHERE Name LIKE 'b%'", ["Blue Harbor"]),
         ("SELECT Name FROM Account WHERE Name LIKE '_ELTA'", ["Delta"]),
-        ("SELECT Name FROM Account WHERE NumberOfEmployees > 60 ORDER BY NumberOfEmployees DESC", ["Acme", "cedar grove"]),
+        (
+            "SELECT Name FROM Account WHERE NumberOfEmployees > 60 ORDER BY NumberOfEmployees DESC",
+            ["Acme", "cedar grove"]
+        ),
         ("SELECT Name FROM Account WHERE AnnualRevenue >= 1000.5 ORDER BY Name", ["Acme", "cedar grove"]),
-        ("SELECT Name FROM Account WHERE Industry IN ('Retail', 'Banking') ORDER BY Name", ["Acme", "Blue Harbor", "Delta"]),
+        (
+            "SELECT Name FROM Account WHERE Industry IN ('Retail', 'Banking') ORDER BY Name",
+            ["Acme", "Blue Harbor", "Delta"]
+        ),
         ("SELECT Name FROM Account WHERE Industry NOT IN ('Retail') ORDER BY Name", ["Acme", "cedar grove", "Delta"]),
         ("SELECT Name FROM Account WHERE Industry = 'Banking' AND NumberOfEmployees > 10", ["Acme"]),
-        ("SELECT Name FROM Account WHERE Industry = 'Retail' OR NumberOfEmployees = 75 ORDER BY Name", ["Blue Harbor", "cedar grove"]),
+        (
+            "SELECT Name FROM Account WHERE Industry = 'Retail' OR NumberOfEmployees = 75 ORDER BY Name",
+            ["Blue Harbor", "cedar grove"]
+        ),
         ("SELECT Name FROM Account WHERE NOT (Industry = 'Banking') ORDER BY Name", ["Blue Harbor", "cedar grove"]),
-        ("SELECT Name FROM Account WHERE Industry = 'Banking' AND (NumberOfEmployees = null OR Name = 'Acme') ORDER BY Name", ["Acme", "Delta"]),
-        ("SELECT Name FROM Account WHERE Id IN (SELECT AccountId FROM Contact) ORDER BY Name", ["Acme", "Blue Harbor"]),
-        ("SELECT Name FROM Account WHERE Id NOT IN (SELECT AccountId FROM Contact) ORDER BY Name", ["cedar grove", "Delta"]),
-        ("SELECT Name FROM Account WHERE Id IN (SELECT AccountId FROM Contact WHERE LastName = 'Poe')", ["Blue Harbor"]),
+        (
+            "SELECT Name FROM Account WHERE Industry = 'Banking' AND (NumberOfEmployees = null OR Name = 'Acme') ORDER BY Name",
+            ["Acme", "Delta"]
+        ),
+        (
+            "SELECT Name FROM Account WHERE Id IN (SELECT AccountId FROM Contact) ORDER BY Name",
+            ["Acme", "Blue Harbor"]
+        ),
+        (
+            "SELECT Name FROM Account WHERE Id NOT IN (SELECT AccountId FROM Contact) ORDER BY Name",
+            ["cedar grove", "Delta"]
+        ),
+        (
+            "SELECT Name FROM Account WHERE Id IN (SELECT AccountId FROM Contact WHERE LastName = 'Poe')",
+            ["Blue Harbor"]
+        ),
         ("SELECT Name FROM Account WHERE CreatedDate = TODAY", ["Acme"]),
         ("SELECT Name FROM Account WHERE CreatedDate = YESTERDAY", ["Blue Harbor"]),
-        ("SELECT Name FROM Account WHERE CreatedDate = LAST_N_DAYS:30 ORDER BY Name", ["Acme", "Blue Harbor", "cedar grove"]),
+        (
+            "SELECT Name FROM Account WHERE CreatedDate = LAST_N_DAYS:30 ORDER BY Name",
+            ["Acme", "Blue Harbor", "cedar grove"]
+        ),
         ("SELECT Name FROM Account WHERE CreatedDate < THIS_MONTH ORDER BY Name", ["cedar grove", "Delta"]),
         ("SELECT Name FROM Account WHERE CreatedDate = LAST_MONTH", ["cedar grove"]),
         ("SELECT Name FROM Account WHERE CreatedDate = LAST_YEAR", ["Delta"]),
         ("SELECT Name FROM Account WHERE CreatedDate > 2024-03-04T23:59:59Z", ["Acme"]),
-        ("SELECT Name FROM Account WHERE CreatedDate >= 2024-03-04T23:59:59.000+0000 ORDER BY Name", ["Acme", "Blue Harbor"]),
-        ("SELECT Name FROM Account WHERE CreatedDate <= 2024-03-05T00:59:59+01:00 ORDER BY Name", ["Blue Harbor", "cedar grove", "Delta"]),
-        ("SELECT Name FROM Account ORDER BY Industry NULLS LAST, Name", ["Acme", "Delta", "Blue Harbor", "cedar grove"]),
+        (
+            "SELECT Name FROM Account WHERE CreatedDate >= 2024-03-04T23:59:59.000+0000 ORDER BY Name",
+            ["Acme", "Blue Harbor"]
+        ),
+        (
+            "SELECT Name FROM Account WHERE CreatedDate <= 2024-03-05T00:59:59+01:00 ORDER BY Name",
+            ["Blue Harbor", "cedar grove", "Delta"]
+        ),
+        (
+            "SELECT Name FROM Account ORDER BY Industry NULLS LAST, Name",
+            ["Acme", "Delta", "Blue Harbor", "cedar grove"]
+        ),
         ("SELECT Name FROM Account ORDER BY Industry DESC, Name", ["Blue Harbor", "Acme", "Delta", "cedar grove"]),
         ("SELECT Name FROM Account ORDER BY Industry, Name", ["cedar grove", "Acme", "Delta", "Blue Harbor"]),
         ("SELECT Name FROM Account ORDER BY Name LIMIT 2 OFFSET 1", ["Blue Harbor", "cedar grove"]),
         ("SELECT Name FROM Account WHERE Parent.Name = 'Acme'", ["Blue Harbor"]),
-        ("SELECT Name FROM Account WHERE IsDeleted = false AND Owner.LastName = 'Admin' ORDER BY CreatedDate", ["Delta", "cedar grove", "Blue Harbor", "Acme"]),
+        (
+            "SELECT Name FROM Account WHERE IsDeleted = false AND Owner.LastName = 'Admin' ORDER BY CreatedDate",
+            ["Delta", "cedar grove", "Blue Harbor", "Acme"]
+        ),
         ("SELECT Name FROM Contact WHERE Account.Name = null", ["Orphan Zed"]),
         ("SELECT Name FROM Contact WHERE Account.Industry = 'Banking' ORDER BY LastName", ["Jane Doe", "John Roe"]),
         ("SELECT Name FROM Contact WHERE Birthdate = 1990-05-01", ["Jane Doe"]),
         ("SELECT Name FROM Contact WHERE Birthdate < 2000-01-01 OR Email LIKE '%@ACME%'", ["Jane Doe"]),
-        ("SELECT Name FROM Contact ORDER BY Account.Name DESC NULLS LAST, LastName", ["Ann Poe", "Jane Doe", "John Roe", "Orphan Zed"]),
+        (
+            "SELECT Name FROM Contact ORDER BY Account.Name DESC NULLS LAST, LastName",
+            ["Ann Poe", "Jane Doe", "John Roe", "Orphan Zed"]
+        ),
     ]
 
     @Test(arguments: accountCases)
@@ -117,8 +156,17 @@ struct OrgQueryTests {
             let (org, refs) = try OrgQueryFixture.make(in: directory)
             let a1 = try #require(refs["A1"])
             let short = String(a1.prefix(15))
-            #expect(try OrgQueryFixture.column("Name", "SELECT Name FROM Contact WHERE AccountId = '\(short)' ORDER BY LastName", org: org) == ["Jane Doe", "John Roe"])
-            #expect(try OrgQueryFixture.column("Name", "SELECT Name FROM Account WHERE Id = '\(a1.lowercased())'", org: org) == ["Acme"])
+            #expect(
+                try OrgQueryFixture.column(
+                    "Name",
+                    "SELECT Name FROM Contact WHERE AccountId = '\(short)' ORDER BY LastName",
+                    org: org
+                ) == ["Jane Doe", "John Roe"]
+            )
+            #expect(
+                try OrgQueryFixture.column("Name", "SELECT Name FROM Account WHERE Id = '\(a1.lowercased())'", org: org)
+                    == ["Acme"]
+            )
         }
     }
 
@@ -135,7 +183,11 @@ struct OrgQueryTests {
             let (org, refs) = try OrgQueryFixture.make(in: directory)
             try org.write { try $0.delete("Account", id: try #require(refs["A4"])) }
             #expect(try org.query("SELECT Id FROM Account", apiVersion: "59.0").totalSize == 3)
-            let all = try org.query("SELECT Name, IsDeleted FROM Account WHERE IsDeleted = true", includeDeleted: true, apiVersion: "59.0")
+            let all = try org.query(
+                "SELECT Name, IsDeleted FROM Account WHERE IsDeleted = true",
+                includeDeleted: true,
+                apiVersion: "59.0"
+            )
             #expect(try OrgFixtures.values("Name", in: all.recordsJSON) == ["Delta"])
         }
     }
@@ -149,7 +201,10 @@ struct OrgQueryTests {
             "SELECT Id FROM Acount", 400, "INVALID_TYPE",
             "sObject type 'Acount' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name. Please reference your WSDL or the describe call for the appropriate names."
         ),
-        ("SELECT Id FROM Account OFFSET 2001", 400, "NUMBER_OUTSIDE_VALID_RANGE", "Maximum SOQL offset allowed is 2000 (OFFSET 2001)"),
+        (
+            "SELECT Id FROM Account OFFSET 2001", 400, "NUMBER_OUTSIDE_VALID_RANGE",
+            "Maximum SOQL offset allowed is 2000 (OFFSET 2001)"
+        ),
         (
             "SELECT Id FROM Account WHERE Name = 5", 400, "INVALID_QUERY_FILTER_OPERATOR",
             "value of filter criterion for field 'Name' must be of type string and should be enclosed in quotes"
@@ -176,7 +231,9 @@ struct OrgQueryTests {
             let org = try OrgFixtures.makeOrg(in: directory)
             let error = try OrgFixtures.error { try org.query("SELECT Id FRM Account", apiVersion: "59.0") }
             #expect(error.message.contains("\nERROR at Row:1:Column:"))
-            #expect(String(decoding: error.responseBody(apiVersion: "59.0"), as: UTF8.self).hasPrefix(#"[{"message":""#))
+            #expect(
+                String(decoding: error.responseBody(apiVersion: "59.0"), as: UTF8.self).hasPrefix(#"[{"message":""#)
+            )
         }
     }
 }

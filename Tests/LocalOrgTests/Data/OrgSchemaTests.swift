@@ -42,7 +42,8 @@ struct OrgSchemaTests {
                   {"name": "Other__c", "keyPrefix": "a0X"},
                   {"name": "Account", "fields": [{"name": "Region__c", "type": "picklist", "picklistValues": ["EU", "US"]}]}
                 ]}
-                """, in: directory
+                """,
+                in: directory
             )
             let schema = try OrgSchema.standard.merging(contentsOf: url)
             let thing = try #require(schema.object(named: "Thing__c"))
@@ -59,13 +60,25 @@ struct OrgSchemaTests {
             let dataDirectory = directory.appendingPathComponent("org")
             let org = try OrgFixtures.makeOrg(in: dataDirectory, schema: schema)
             let account = try org.write { try $0.create("Account", fields: ["Name": "Acme", "Region__c": "EU"]) }
-            _ = try org.write { try $0.create("Thing__c", fields: ["Name": "T", "Code__c": "X1", "Parent__c": .string(account)]) }
+            _ = try org.write {
+                try $0.create("Thing__c", fields: ["Name": "T", "Code__c": "X1", "Parent__c": .string(account)])
+            }
             let reopened = try OrgFixtures.makeOrg(in: dataDirectory)
             #expect(reopened.schema == schema)
             #expect(
-                try OrgQueryFixture.column("Name", "SELECT Name, (SELECT Code__c FROM Things__r) FROM Account WHERE Region__c = 'EU'", org: reopened) == ["Acme"]
+                try OrgQueryFixture.column(
+                    "Name",
+                    "SELECT Name, (SELECT Code__c FROM Things__r) FROM Account WHERE Region__c = 'EU'",
+                    org: reopened
+                ) == ["Acme"]
             )
-            #expect(try OrgQueryFixture.column("Code__c", "SELECT Code__c FROM Thing__c WHERE Parent__r.Name = 'Acme'", org: reopened) == ["X1"])
+            #expect(
+                try OrgQueryFixture.column(
+                    "Code__c",
+                    "SELECT Code__c FROM Thing__c WHERE Parent__r.Name = 'Acme'",
+                    org: reopened
+                ) == ["X1"]
+            )
         }
     }
 
@@ -84,7 +97,10 @@ struct OrgSchemaTests {
             #"{"objects": [{"name": "Thing__c", "fields": [{"name": "P__c", "type": "reference", "referenceTo": "Acount"}]}]}"#,
             "schema.json: object 'Thing__c' field 'P__c': referenceTo names 'Acount', which is not an object of the schema"
         ),
-        (#"{"objects": [{"name": "Thing__c", "keyPrefix": "001"}]}"#, "schema.json: object 'Thing__c': keyPrefix '001' is already used by 'Account'"),
+        (
+            #"{"objects": [{"name": "Thing__c", "keyPrefix": "001"}]}"#,
+            "schema.json: object 'Thing__c': keyPrefix '001' is already used by 'Account'"
+        ),
         (#"{"objects": [}"#, "schema.json: invalid JSON: unexpected character '}' at [line:1, column:14]"),
     ])
     func schemaFileErrorsNameTheProblem(_ text: String, _ message: String) async throws {
@@ -103,7 +119,10 @@ struct OrgSchemaTests {
                   {"name": "Code__c", "type": "string", "externalId": true, "length": 40},
                   {"name": "On__c", "type": "boolean", "defaultValue": false},
                   {"name": "Parent__c", "type": "reference", "referenceTo": "Account", "relationshipName": "Parent__r"}]}]}
-                """#, in: directory, name: "schema.json")
+                """#,
+                in: directory,
+                name: "schema.json"
+            )
             let yaml = try write(
                 """
                 objects:
@@ -113,7 +132,10 @@ struct OrgSchemaTests {
                       - {name: Code__c, type: string, externalId: true, length: 40}
                       - {name: On__c, type: boolean, defaultValue: false}
                       - {name: Parent__c, type: reference, referenceTo: Account, relationshipName: Parent__r}
-                """, in: directory, name: "schema.yaml")
+                """,
+                in: directory,
+                name: "schema.yaml"
+            )
             let fromJSON = try OrgSchema.standard.merging(contentsOf: json)
             let fromYAML = try OrgSchema.standard.merging(contentsOf: yaml)
             #expect(fromYAML == fromJSON)
@@ -133,7 +155,9 @@ struct OrgSchemaTests {
     @Test func describeIsGeneratedFromTheSchema() async throws {
         try await TemporaryDirectory.with { directory in
             let org = try OrgFixtures.makeOrg(in: directory)
-            let describe = try #require(try OrgFixtures.json(try org.describe("contact", apiVersion: "59.0")).objectValue)
+            let describe = try #require(
+                try OrgFixtures.json(try org.describe("contact", apiVersion: "59.0")).objectValue
+            )
             #expect(describe["name"] == "Contact")
             #expect(describe["keyPrefix"] == "003")
             let fieldsList = describe["fields"]?.arrayValue?.compactMap(\.objectValue)
@@ -144,10 +168,14 @@ struct OrgSchemaTests {
             #expect(accountID["referenceTo"] == ["Account"])
             let createdDate = fields.first(where: { $0["name"] == "CreatedDate" })
             #expect(createdDate?["createable"] == false)
-            let account = try #require(try OrgFixtures.json(try org.describe("Account", apiVersion: "59.0")).objectValue)
+            let account = try #require(
+                try OrgFixtures.json(try org.describe("Account", apiVersion: "59.0")).objectValue
+            )
             let childrenList = account["childRelationships"]?.arrayValue?.compactMap(\.objectValue)
             let children = try #require(childrenList)
-            let hasContacts = children.contains(where: { $0["relationshipName"] == "Contacts" && $0["field"] == "AccountId" })
+            let hasContacts = children.contains(where: {
+                $0["relationshipName"] == "Contacts" && $0["field"] == "AccountId"
+            })
             #expect(hasContacts)
             let global = try #require(try OrgFixtures.json(org.describeGlobal(apiVersion: "59.0")).objectValue)
             let first = try #require(global["sobjects"]?.arrayValue?.first?.objectValue)
@@ -161,7 +189,10 @@ struct OrgSchemaTests {
         try await TemporaryDirectory.with { directory in
             let (org, _) = try OrgQueryFixture.make(in: directory)
             let result = try OrgFixtures.json(
-                try org.search("FIND {acm*} IN ALL FIELDS RETURNING Account(Id, Name), Contact(Name WHERE LastName = 'Doe')", apiVersion: "59.0")
+                try org.search(
+                    "FIND {acm*} IN ALL FIELDS RETURNING Account(Id, Name), Contact(Name WHERE LastName = 'Doe')",
+                    apiVersion: "59.0"
+                )
             )
             let recordsList = result.objectValue?["searchRecords"]?.arrayValue?.compactMap(\.objectValue)
             let records = try #require(recordsList)

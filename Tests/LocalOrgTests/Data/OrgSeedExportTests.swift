@@ -18,7 +18,10 @@ struct OrgSeedExportTests {
             let report = try OrgSeeder(database: org).seed(files: [plan])
             #expect(report.counts.map(\.object) == ["Account", "Contact"])
             let contacts = try #require(report.counts.last?.count)
-            #expect(try org.query("SELECT COUNT() FROM Contact WHERE AccountId != null", apiVersion: "59.0").totalSize == contacts)
+            #expect(
+                try org.query("SELECT COUNT() FROM Contact WHERE AccountId != null", apiVersion: "59.0").totalSize
+                    == contacts
+            )
         }
     }
 
@@ -28,24 +31,39 @@ struct OrgSeedExportTests {
                 """
                 {"records": [{"attributes": {"type": "Contact", "referenceId": "ContactRef1"}, "LastName": "Doe",
                   "AccountId": "@AccountRef1", "Description": "@not-a-reference"}]}
-                """, "Contact.json", in: directory
+                """,
+                "Contact.json",
+                in: directory
             )
             let accounts = try write(
                 """
                 {"records": [{"attributes": {"type": "Account", "referenceId": "AccountRef1"}, "Name": "Acme",
                   "CreatedDate": "2030-01-01T00:00:00.000Z", "LastModifiedDate": "2030-01-02T00:00:00.000Z",
                   "Contacts": {"records": [{"attributes": {"type": "Contact", "referenceId": "ContactRef2"}, "LastName": "Roe"}]}}]}
-                """, "Account.json", in: directory
+                """,
+                "Account.json",
+                in: directory
             )
             let org = try OrgFixtures.makeOrg(in: directory.appendingPathComponent("org"))
             let report = try OrgSeeder(database: org).seed(files: [contacts, accounts])
             #expect(report.total == 3)
             let account = try #require(report.references["AccountRef1"])
             #expect(
-                try OrgQueryFixture.column("LastName", "SELECT LastName FROM Contact WHERE AccountId = '\(account)' ORDER BY LastName", org: org)
+                try OrgQueryFixture.column(
+                    "LastName",
+                    "SELECT LastName FROM Contact WHERE AccountId = '\(account)' ORDER BY LastName",
+                    org: org
+                )
                     == ["Doe", "Roe"]
             )
-            let times = try OrgFixtures.json(try org.retrieve("Account", id: account, fields: ["CreatedDate", "LastModifiedDate", "SystemModstamp"], apiVersion: "59.0"))
+            let times = try OrgFixtures.json(
+                try org.retrieve(
+                    "Account",
+                    id: account,
+                    fields: ["CreatedDate", "LastModifiedDate", "SystemModstamp"],
+                    apiVersion: "59.0"
+                )
+            )
             #expect(times.objectValue?["CreatedDate"] == "2030-01-01T00:00:00.000+0000")
             #expect(times.objectValue?["SystemModstamp"] == "2030-01-02T00:00:00.000+0000")
             // The clock moved past the seeded stamps: a later write stamps strictly later.
@@ -56,20 +74,33 @@ struct OrgSeedExportTests {
 
     @Test func seedErrorsChangeNothing() async throws {
         try await TemporaryDirectory.with { directory in
-            let good = try write(#"{"records": [{"attributes": {"type": "Account", "referenceId": "A"}, "Name": "Acme"}]}"#, "a.json", in: directory)
-            let unknownReference = try write(
-                #"{"records": [{"attributes": {"type": "Contact", "referenceId": "C"}, "LastName": "Doe", "AccountId": "@Nope"}]}"#,
-                "c.json", in: directory
-            )
-            let unknownField = try write(
-                #"{"records": [{"attributes": {"type": "Contact", "referenceId": "C"}, "LastName": "Doe", "Foo": 1}]}"#, "f.json",
+            let good = try write(
+                #"{"records": [{"attributes": {"type": "Account", "referenceId": "A"}, "Name": "Acme"}]}"#,
+                "a.json",
                 in: directory
             )
-            let badJSON = try write("{\"records\": [\n  {\"attributes\": {\"type\": \"Account\"},\n   \"Name\": \"A\",,}]}", "bad.json", in: directory)
+            let unknownReference = try write(
+                #"{"records": [{"attributes": {"type": "Contact", "referenceId": "C"}, "LastName": "Doe", "AccountId": "@Nope"}]}"#,
+                "c.json",
+                in: directory
+            )
+            let unknownField = try write(
+                #"{"records": [{"attributes": {"type": "Contact", "referenceId": "C"}, "LastName": "Doe", "Foo": 1}]}"#,
+                "f.json",
+                in: directory
+            )
+            let badJSON = try write(
+                "{\"records\": [\n  {\"attributes\": {\"type\": \"Account\"},\n   \"Name\": \"A\",,}]}",
+                "bad.json",
+                in: directory
+            )
             let org = try OrgFixtures.makeOrg(in: directory.appendingPathComponent("org"))
             let seeder = OrgSeeder(database: org)
             let cases: [(URL, String)] = [
-                (unknownReference, "c.json: record 1 (C): field 'AccountId' refers to '@Nope', which no seed record defines as its referenceId"),
+                (
+                    unknownReference,
+                    "c.json: record 1 (C): field 'AccountId' refers to '@Nope', which no seed record defines as its referenceId"
+                ),
                 (unknownField, "f.json: record 1 (C): No such column 'Foo' on sobject of type Contact"),
                 (badJSON, "\(badJSON.path):3:16: error: invalid JSON: expected a string key"),
             ]

@@ -32,10 +32,14 @@ enum OrgFixtures {
 
     /// Opens an org in a fresh directory under `directory` with a fixed clock.
     static func makeOrg(
-        in directory: URL, schema: OrgSchema? = nil, clock: TestClock = TestClock(fixedNow)
+        in directory: URL,
+        schema: OrgSchema? = nil,
+        clock: TestClock = TestClock(fixedNow)
     ) throws -> OrgDatabase {
         try OrgDatabase(
-            directory: directory, schema: schema, configuration: OrgDatabase.Configuration(now: { clock.now })
+            directory: directory,
+            schema: schema,
+            configuration: OrgDatabase.Configuration(now: { clock.now })
         )
     }
 

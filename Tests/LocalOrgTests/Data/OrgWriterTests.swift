@@ -19,14 +19,25 @@ struct OrgWriterTests {
         let file = directory.appendingPathComponent("schema.json")
         try Data(Self.customSchema.utf8).write(to: file)
         return try OrgFixtures.makeOrg(
-            in: directory.appendingPathComponent("org"), schema: try OrgSchema.standard.merging(contentsOf: file), clock: clock
+            in: directory.appendingPathComponent("org"),
+            schema: try OrgSchema.standard.merging(contentsOf: file),
+            clock: clock
         )
     }
 
     static let createErrors: [(String, OrgJSONObject, Int, String, String, [String])] = [
-        ("Account", ["Industry": "Banking"], 400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [Name]", ["Name"]),
-        ("Contact", ["FirstName": "A"], 400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [LastName]", ["LastName"]),
-        ("Account", ["Name": "A", "Foo": 1], 400, "INVALID_FIELD", "No such column 'Foo' on sobject of type Account", ["Foo"]),
+        (
+            "Account", ["Industry": "Banking"], 400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [Name]",
+            ["Name"]
+        ),
+        (
+            "Contact", ["FirstName": "A"], 400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [LastName]",
+            ["LastName"]
+        ),
+        (
+            "Account", ["Name": "A", "Foo": 1], 400, "INVALID_FIELD", "No such column 'Foo' on sobject of type Account",
+            ["Foo"]
+        ),
         (
             "Account", ["Name": "A", "CreatedDate": "2024-01-01T00:00:00Z", "IsDeleted": true], 400,
             "INVALID_FIELD_FOR_INSERT_UPDATE",
@@ -41,18 +52,35 @@ struct OrgWriterTests {
             "Account", ["Name": .string(String(repeating: "x", count: 256))], 400, "STRING_TOO_LONG",
             "Account Name: data value too large (max length=255)", ["Name"]
         ),
-        ("Contact", ["LastName": "A", "Email": "nope"], 400, "INVALID_EMAIL_ADDRESS", "Email: invalid email address", ["Email"]),
-        ("Contact", ["LastName": "A", "AccountId": "xyz"], 400, "MALFORMED_ID", "AccountId: invalid ID value 'xyz'", ["AccountId"]),
+        (
+            "Contact", ["LastName": "A", "Email": "nope"], 400, "INVALID_EMAIL_ADDRESS", "Email: invalid email address",
+            ["Email"]
+        ),
+        (
+            "Contact", ["LastName": "A", "AccountId": "xyz"], 400, "MALFORMED_ID", "AccountId: invalid ID value 'xyz'",
+            ["AccountId"]
+        ),
         (
             "Contact", ["LastName": "A", "AccountId": "001Lo0000000zzzIAA"], 400, "INVALID_CROSS_REFERENCE_KEY",
-            "invalid cross reference id: AccountId does not point to an existing record (001Lo0000000zzzIAA)", ["AccountId"]
+            "invalid cross reference id: AccountId does not point to an existing record (001Lo0000000zzzIAA)",
+            ["AccountId"]
         ),
         ("Nope__c", ["Name": "A"], 404, "NOT_FOUND", "The requested resource does not exist", []),
-        ("Organization", ["Name": "A"], 400, "INVALID_TYPE_FOR_OPERATION", "entity type Organization does not support this operation", []),
+        (
+            "Organization", ["Name": "A"], 400, "INVALID_TYPE_FOR_OPERATION",
+            "entity type Organization does not support this operation", []
+        ),
     ]
 
     @Test(arguments: createErrors)
-    func createRejects(_ object: String, fields: OrgJSONObject, status: Int, code: String, message: String, errorFields: [String])
+    func createRejects(
+        _ object: String,
+        fields: OrgJSONObject,
+        status: Int,
+        code: String,
+        message: String,
+        errorFields: [String]
+    )
         async throws
     {
         try await TemporaryDirectory.with { directory in
@@ -81,15 +109,21 @@ struct OrgWriterTests {
     @Test func uniqueValuesAreEnforcedAndUpsertMatchesExternalIDs() async throws {
         try await TemporaryDirectory.with { directory in
             let org = try makeOrg(directory)
-            let first = try org.write { try $0.upsert("Invoice__c", externalIDField: "Number__c", value: "INV-1", fields: ["Amount__c": 10]) }
+            let first = try org.write {
+                try $0.upsert("Invoice__c", externalIDField: "Number__c", value: "INV-1", fields: ["Amount__c": 10])
+            }
             #expect(first.created)
             let again = try org.write {
                 try $0.upsert("Invoice__c", externalIDField: "number__c", value: "inv-1", fields: ["Amount__c": 12.5])
             }
             #expect(again == OrgUpsertResult(id: first.id, created: false))
-            let duplicate = try OrgFixtures.error { try org.write { try $0.create("Invoice__c", fields: ["Number__c": "INV-1"]) } }
+            let duplicate = try OrgFixtures.error {
+                try org.write { try $0.create("Invoice__c", fields: ["Number__c": "INV-1"]) }
+            }
             #expect(duplicate.errorCode == "DUPLICATE_VALUE")
-            #expect(duplicate.message == "duplicate value found: Number__c duplicates value on record with id: \(first.id)")
+            #expect(
+                duplicate.message == "duplicate value found: Number__c duplicates value on record with id: \(first.id)"
+            )
 
             let a = try org.write { try $0.create("Invoice__c", fields: ["Legacy__c": "L"]) }
             let b = try org.write { try $0.create("Invoice__c", fields: ["Legacy__c": "L"]) }
@@ -109,8 +143,13 @@ struct OrgWriterTests {
             let notExternal = try OrgFixtures.error {
                 try org.write { try $0.upsert("Invoice__c", externalIDField: "Amount__c", value: "1", fields: [:]) }
             }
-            #expect(notExternal.message == "Field name provided, Amount__c is not an External ID or indexed field for Invoice__c")
-            let record = try OrgFixtures.json(try org.retrieve("Invoice__c", externalIDField: "Number__c", value: "INV-1", apiVersion: "59.0"))
+            #expect(
+                notExternal.message
+                    == "Field name provided, Amount__c is not an External ID or indexed field for Invoice__c"
+            )
+            let record = try OrgFixtures.json(
+                try org.retrieve("Invoice__c", externalIDField: "Number__c", value: "INV-1", apiVersion: "59.0")
+            )
             #expect(record.objectValue?["Amount__c"] == 12.5)
         }
     }
@@ -119,7 +158,9 @@ struct OrgWriterTests {
         try await TemporaryDirectory.with { directory in
             let org = try makeOrg(directory)
             let id = try org.write { try $0.create("Account", fields: ["Name": "Acme"]) }
-            let missing = try OrgFixtures.error { try org.write { try $0.update("Account", id: "001Lo0000000zzzIAA", fields: ["Name": "B"]) } }
+            let missing = try OrgFixtures.error {
+                try org.write { try $0.update("Account", id: "001Lo0000000zzzIAA", fields: ["Name": "B"]) }
+            }
             #expect(missing.status == 404)
             #expect(missing.errorCode == "NOT_FOUND")
             #expect(missing.message == "The requested resource does not exist")
@@ -143,10 +184,14 @@ struct OrgWriterTests {
             let org = try makeOrg(directory)
             let id = try org.write { try $0.create("Account", fields: ["Name": "Acme", "Industry": "Banking"]) }
             try org.write { try $0.update("Account", id: id, fields: ["Industry": nil, "Id": .string(id)]) }
-            let record = try OrgFixtures.json(try org.retrieve("Account", id: id, fields: ["Name", "Industry"], apiVersion: "59.0"))
+            let record = try OrgFixtures.json(
+                try org.retrieve("Account", id: id, fields: ["Name", "Industry"], apiVersion: "59.0")
+            )
             #expect(record.objectValue?["Industry"] == .null)
             #expect(record.objectValue?.keys == ["attributes", "Name", "Industry"])
-            let error = try OrgFixtures.error { try org.write { try $0.update("Account", id: id, fields: ["Name": nil]) } }
+            let error = try OrgFixtures.error {
+                try org.write { try $0.update("Account", id: id, fields: ["Name": nil]) }
+            }
             #expect(error.errorCode == "REQUIRED_FIELD_MISSING")
         }
     }
@@ -159,23 +204,37 @@ struct OrgWriterTests {
             let read = try org.recordVersion("Account", id: id)
             clock.advance(by: 5)
             try org.write {
-                try $0.update("Account", id: id, fields: ["Name": "Mine"], preconditions: [.ifUnmodifiedSince(read.lastModifiedDate)])
+                try $0.update(
+                    "Account",
+                    id: id,
+                    fields: ["Name": "Mine"],
+                    preconditions: [.ifUnmodifiedSince(read.lastModifiedDate)]
+                )
             }
             clock.advance(by: 5)
             try org.write { try $0.update("Account", id: id, fields: ["Name": "Theirs"]) }
             let error = try OrgFixtures.error {
                 try org.write {
-                    try $0.update("Account", id: id, fields: ["Name": "Mine again"], preconditions: [.ifUnmodifiedSince(read.lastModifiedDate)])
+                    try $0.update(
+                        "Account",
+                        id: id,
+                        fields: ["Name": "Mine again"],
+                        preconditions: [.ifUnmodifiedSince(read.lastModifiedDate)]
+                    )
                 }
             }
             #expect(error.status == 412)
             #expect(error.errorCode == "PRECONDITION_FAILED")
             let stale = try OrgFixtures.error {
-                try org.write { try $0.update("Account", id: id, fields: ["Name": "X"], preconditions: [.ifMatch([read.etag])]) }
+                try org.write {
+                    try $0.update("Account", id: id, fields: ["Name": "X"], preconditions: [.ifMatch([read.etag])])
+                }
             }
             #expect(stale.status == 412)
             let current = try org.recordVersion("Account", id: id)
-            try org.write { try $0.update("Account", id: id, fields: ["Name": "Y"], preconditions: [.ifMatch([current.etag])]) }
+            try org.write {
+                try $0.update("Account", id: id, fields: ["Name": "Y"], preconditions: [.ifMatch([current.etag])])
+            }
         }
     }
 
@@ -202,7 +261,9 @@ struct OrgWriterTests {
                 }
             }
             #expect(results == [true, false, true])
-            #expect(try OrgQueryFixture.column("Name", "SELECT Name FROM Account ORDER BY Name", org: org) == ["A", "C"])
+            #expect(
+                try OrgQueryFixture.column("Name", "SELECT Name FROM Account ORDER BY Name", org: org) == ["A", "C"]
+            )
             _ = try? org.write { writer in
                 try writer.create("Account", fields: ["Name": "D"])
                 try writer.create("Account", fields: ["Nope": 1])
@@ -215,7 +276,12 @@ struct OrgWriterTests {
         try await TemporaryDirectory.with { directory in
             let org = try makeOrg(directory)
             let id = try org.write { try $0.create("Account", fields: ["Name": "Acme"]) }
-            let data = try org.retrieve("Account", ids: [id, "001Lo0000000zzzIAA"], fields: ["Name"], apiVersion: "59.0")
+            let data = try org.retrieve(
+                "Account",
+                ids: [id, "001Lo0000000zzzIAA"],
+                fields: ["Name"],
+                apiVersion: "59.0"
+            )
             let items = try #require(try OrgFixtures.json(data).arrayValue)
             #expect(items.count == 2)
             #expect(items[0].objectValue?["Name"] == "Acme")
@@ -237,11 +303,18 @@ struct OrgReplicationFeedTests {
             try org.write { try $0.delete("Account", id: gone) }
             let start = OrgFixtures.fixedNow.addingTimeInterval(-10)
             let end = OrgFixtures.fixedNow.addingTimeInterval(3600)
-            let deleted = try #require(try OrgFixtures.json(org.deletedRecords("Account", start: start, end: end)).objectValue)
+            let deleted = try #require(
+                try OrgFixtures.json(org.deletedRecords("Account", start: start, end: end)).objectValue
+            )
             let deletedIDs = deleted["deletedRecords"]?.arrayValue?.map { $0.objectValue?["id"] }
             #expect(deletedIDs == [.string(gone)])
-            #expect(deleted["deletedRecords"]?.arrayValue?.first?.objectValue?["deletedDate"] == "2024-03-05T17:05:11.000+0000")
-            let updated = try #require(try OrgFixtures.json(org.updatedRecords("Account", start: start, end: end)).objectValue)
+            #expect(
+                deleted["deletedRecords"]?.arrayValue?.first?.objectValue?["deletedDate"]
+                    == "2024-03-05T17:05:11.000+0000"
+            )
+            let updated = try #require(
+                try OrgFixtures.json(org.updatedRecords("Account", start: start, end: end)).objectValue
+            )
             #expect(updated["ids"] == .array([.string(kept)]))
         }
     }

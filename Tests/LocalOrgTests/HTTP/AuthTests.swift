@@ -13,13 +13,21 @@ struct AuthTests {
         try await LocalOrgFixture.with(configuration: LocalOrgConfiguration(accessToken: "right")) { org in
             let response = try await org.client.send(.GET, "limits", token: token.map { .some($0) } ?? .none)
             #expect(response.status == 401)
-            #expect(response.text == #"[{"message":"Session expired or invalid","errorCode":"INVALID_SESSION_ID","fields":[]}]"#)
+            #expect(
+                response.text
+                    == #"[{"message":"Session expired or invalid","errorCode":"INVALID_SESSION_ID","fields":[]}]"#
+            )
         }
     }
 
     @Test func oauthSchemeIsAccepted() async throws {
         try await LocalOrgFixture.with(configuration: LocalOrgConfiguration(accessToken: "right")) { org in
-            let response = try await org.client.send(.GET, "limits", headers: [("Authorization", "OAuth right")], token: .none)
+            let response = try await org.client.send(
+                .GET,
+                "limits",
+                headers: [("Authorization", "OAuth right")],
+                token: .none
+            )
             #expect(response.status == 200)
         }
     }
@@ -70,7 +78,11 @@ struct AuthTests {
             let client = org.client
             let now = Date().timeIntervalSince1970
             let good = JWTSigner.Claims(
-                iss: "consumer-key", sub: "ci@example.com", aud: "https://login.salesforce.com", exp: Int(now) + 180)
+                iss: "consumer-key",
+                sub: "ci@example.com",
+                aud: "https://login.salesforce.com",
+                exp: Int(now) + 180
+            )
 
             let accepted = try await postJWT(client, try signer.sign(good))
             #expect(accepted.status == 200, "\(accepted.text)")
@@ -108,19 +120,27 @@ struct AuthTests {
                 let database = try OrgDatabase(directory: directory)
                 _ = try LocalOrgServer(
                     configuration: LocalOrgConfiguration(jwtBearer: JWTBearerSettings(certificatePEM: "nope")),
-                    database: database)
+                    database: database
+                )
             }
         }
     }
 
     private func postToken(_ client: LocalOrgTestClient, _ form: String) async throws -> TestResponse {
         try await client.send(
-            .POST, "/services/oauth2/token", body: Data(form.utf8),
-            headers: [("Content-Type", "application/x-www-form-urlencoded")], token: .none)
+            .POST,
+            "/services/oauth2/token",
+            body: Data(form.utf8),
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            token: .none
+        )
     }
 
     private func postJWT(_ client: LocalOrgTestClient, _ assertion: String) async throws -> TestResponse {
-        try await postToken(client, "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)")
+        try await postToken(
+            client,
+            "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"
+        )
     }
 }
 
@@ -134,10 +154,17 @@ struct JWTSigner {
         let certificateKey = Certificate.PrivateKey(key)
         let name = try DistinguishedName { CommonName("syncrun local org test") }
         let certificate = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: certificateKey.publicKey,
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(3600),
-            issuer: name, subject: name, signatureAlgorithm: .sha256WithRSAEncryption,
-            extensions: Certificate.Extensions(), issuerPrivateKey: certificateKey)
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: certificateKey.publicKey,
+            notValidBefore: Date().addingTimeInterval(-3600),
+            notValidAfter: Date().addingTimeInterval(3600),
+            issuer: name,
+            subject: name,
+            signatureAlgorithm: .sha256WithRSAEncryption,
+            extensions: Certificate.Extensions(),
+            issuerPrivateKey: certificateKey
+        )
         certificatePEM = try certificate.serializeAsPEM().pemString
     }
 

@@ -25,7 +25,8 @@ struct BriefcaseEndpointTests {
                 return pages
             }
             #expect(pages.count < 50, "relay tokens never ended")
-            target = path + "?relayToken=" + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token)
+            target =
+                path + "?relayToken=" + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token)
         }
     }
 
@@ -39,7 +40,8 @@ struct BriefcaseEndpointTests {
     }
 
     @Test func pagesFollowRelayTokensAcrossRulesAndEndWithANullToken() async throws {
-        try await LocalOrgFixture.with(configuration: LocalOrgConfiguration(pageSize: 2), schema: Self.schema()) { org in
+        try await LocalOrgFixture.with(configuration: LocalOrgConfiguration(pageSize: 2), schema: Self.schema()) {
+            org in
             let client = org.client
             var energy: [String] = []
             for name in ["A1", "A2", "A3"] {
@@ -60,7 +62,8 @@ struct BriefcaseEndpointTests {
             #expect(Self.ids(pages, of: "Contact") == contacts.sorted())
             let record = try #require(
                 pages[0]["primingRecords"]?.objectValue?["Account"]?.objectValue?["012000000000000AAA"]?.arrayValue?
-                    .first?.objectValue)
+                    .first?.objectValue
+            )
             let stamp = try #require(record["systemModstamp"]?.stringValue)
             #expect(stamp.count == 24 && stamp.hasSuffix("Z"), "\(stamp)")
             let stats = try #require(pages[0]["stats"]?.objectValue)
@@ -75,7 +78,8 @@ struct BriefcaseEndpointTests {
     @Test func changedAfterTimestampFiltersEveryPageOfTheRelay() async throws {
         let clock = ManualClock()
         try await LocalOrgFixture.with(
-            configuration: LocalOrgConfiguration(pageSize: 2), schema: Self.schema(),
+            configuration: LocalOrgConfiguration(pageSize: 2),
+            schema: Self.schema(),
             databaseConfiguration: OrgDatabase.Configuration(now: { clock.now })
         ) { org in
             let client = org.client
@@ -155,8 +159,10 @@ struct BriefcaseEndpointTests {
                 schema.briefcases == [
                     OrgBriefcase(
                         name: "Field",
-                        rules: [.init(object: "Account", filter: "Industry = 'Energy'"), .init(object: "Contact")])
-                ])
+                        rules: [.init(object: "Account", filter: "Industry = 'Energy'"), .init(object: "Contact")]
+                    )
+                ]
+            )
             let data = directory.appendingPathComponent("org")
             _ = try OrgDatabase(directory: data, schema: schema)
             #expect(try OrgDatabase(directory: data).schema.briefcases == schema.briefcases)
@@ -164,7 +170,10 @@ struct BriefcaseEndpointTests {
     }
 
     @Test(arguments: [
-        (#"{"briefcases": [{"name": "B", "rules": [{"object": "Widget"}]}]}"#, "'Widget' is not an object of the schema"),
+        (
+            #"{"briefcases": [{"name": "B", "rules": [{"object": "Widget"}]}]}"#,
+            "'Widget' is not an object of the schema"
+        ),
         (#"{"briefcases": [{"name": "B", "rules": [{"object": "Account", "where": "x"}]}]}"#, "unknown key 'where'"),
         (#"{"briefcases": [{"name": "B", "rules": [{"object": "Account", "filter": " "}]}]}"#, "\"filter\" is empty"),
         (#"{"briefcases": [{"name": "B", "rules": []}, {"name": "B", "rules": []}]}"#, "declared twice"),

@@ -13,7 +13,8 @@ struct CollectionsEndpointTests {
         try await LocalOrgFixture.with { org in
             let client = org.client
             let response = try await client.send(
-                .POST, "composite/sobjects",
+                .POST,
+                "composite/sobjects",
                 json: [
                     "allOrNone": false,
                     "records": [
@@ -21,7 +22,8 @@ struct CollectionsEndpointTests {
                         ["attributes": ["type": "Account"], "Industry": "No name"],
                         ["attributes": ["type": "Contact"], "LastName": "Doe"],
                     ],
-                ])
+                ]
+            )
             #expect(response.status == 200)
             let results = try results(response)
             try #require(results.count == 3)
@@ -40,18 +42,23 @@ struct CollectionsEndpointTests {
         try await LocalOrgFixture.with { org in
             let client = org.client
             let response = try await client.send(
-                .POST, "composite/sobjects",
+                .POST,
+                "composite/sobjects",
                 json: [
                     "allOrNone": true,
                     "records": [
                         ["attributes": ["type": "Account"], "Name": "A"],
                         ["attributes": ["type": "Account"], "Industry": "No name"],
                     ],
-                ])
+                ]
+            )
             let results = try results(response)
             try #require(results.count == 2)
             #expect(results.map { $0["success"] } == [false, false])
-            #expect(results[0]["errors"]?.arrayValue?.first?.objectValue?["statusCode"] == "ALL_OR_NONE_OPERATION_ROLLED_BACK")
+            #expect(
+                results[0]["errors"]?.arrayValue?.first?.objectValue?["statusCode"]
+                    == "ALL_OR_NONE_OPERATION_ROLLED_BACK"
+            )
             #expect(results[1]["errors"]?.arrayValue?.first?.objectValue?["statusCode"] == "REQUIRED_FIELD_MISSING")
             let count = try await client.send(.GET, "query?q=SELECT+Id+FROM+Account")
             #expect(try count.json().objectValue?["totalSize"] == 0)
@@ -64,14 +71,16 @@ struct CollectionsEndpointTests {
             let first = try await client.create("Account", ["Name": "A"])
             let second = try await client.create("Account", ["Name": "B"])
             let response = try await client.send(
-                .PATCH, "composite/sobjects",
+                .PATCH,
+                "composite/sobjects",
                 json: [
                     "records": [
                         ["attributes": ["type": "Account"], "id": .string(first), "Name": "A2"],
                         ["attributes": ["type": "Account"], "Id": .string(second), "Name": "B2"],
                         ["attributes": ["type": "Account"], "Id": "001000000000000AAA", "Name": "C2"],
                     ]
-                ])
+                ]
+            )
             let results = try results(response)
             try #require(results.count == 3)
             #expect(results.map { $0["success"] } == [true, true, false])
@@ -87,13 +96,15 @@ struct CollectionsEndpointTests {
             let client = org.client
             _ = try await client.create("Account", ["Name": "Old", "External_Id__c": "E-1"])
             let response = try await client.send(
-                .PATCH, "composite/sobjects/Account/External_Id__c",
+                .PATCH,
+                "composite/sobjects/Account/External_Id__c",
                 json: [
                     "records": [
                         ["attributes": ["type": "Account"], "External_Id__c": "E-1", "Name": "Updated"],
                         ["attributes": ["type": "Account"], "External_Id__c": "E-2", "Name": "New"],
                     ]
-                ])
+                ]
+            )
             let results = try results(response)
             #expect(results.map { $0["created"] } == [false, true])
             #expect(results.map { $0["success"] } == [true, true])
@@ -116,17 +127,25 @@ struct CollectionsEndpointTests {
             #expect(records[1].objectValue?["Name"] == "B")
 
             let posted = try await client.send(
-                .POST, "composite/sobjects/Account", json: ["ids": [.string(second)], "fields": ["Name"]])
+                .POST,
+                "composite/sobjects/Account",
+                json: ["ids": [.string(second)], "fields": ["Name"]]
+            )
             #expect(try posted.json().arrayValue?.first?.objectValue?["Name"] == "B")
 
             let again = try await client.send(.DELETE, "composite/sobjects?ids=\(first)")
-            #expect(try results(again).first?["errors"]?.arrayValue?.first?.objectValue?["statusCode"] == "ENTITY_IS_DELETED")
+            #expect(
+                try results(again).first?["errors"]?.arrayValue?.first?.objectValue?["statusCode"]
+                    == "ENTITY_IS_DELETED"
+            )
         }
     }
 
     @Test func moreThan200RecordsIs400() async throws {
         try await LocalOrgFixture.with { org in
-            let records = OrgJSONValue.array(Array(repeating: ["attributes": ["type": "Account"], "Name": "A"], count: 201))
+            let records = OrgJSONValue.array(
+                Array(repeating: ["attributes": ["type": "Account"], "Name": "A"], count: 201)
+            )
             let response = try await org.client.send(.POST, "composite/sobjects", json: ["records": records])
             #expect(response.status == 400)
             #expect(try response.errorCode() == "EXCEEDED_ID_LIMIT")

@@ -10,14 +10,19 @@ struct CompositeEndpointTests {
             let client = org.client
             let id = try await client.create("Account", ["Name": "Acme"])
             let response = try await client.send(
-                .POST, "composite/batch",
+                .POST,
+                "composite/batch",
                 json: [
                     "batchRequests": [
-                        ["method": "PATCH", "url": .string("v59.0/sobjects/Account/\(id)"), "richInput": ["Name": "Acme Corp"]],
+                        [
+                            "method": "PATCH", "url": .string("v59.0/sobjects/Account/\(id)"),
+                            "richInput": ["Name": "Acme Corp"],
+                        ],
                         ["method": "GET", "url": .string("v59.0/sobjects/Account/\(id)?fields=Name")],
                         ["method": "GET", "url": "v59.0/query?q=SELECT+Id+FRM+Account"],
                     ]
-                ])
+                ]
+            )
             #expect(response.status == 200)
             let body = try #require(try response.json().objectValue)
             #expect(body["hasErrors"] == true)
@@ -35,15 +40,19 @@ struct CompositeEndpointTests {
     @Test func batchHaltOnErrorAnswers412ForLaterSubrequests() async throws {
         try await LocalOrgFixture.with { org in
             let response = try await org.client.send(
-                .POST, "composite/batch",
+                .POST,
+                "composite/batch",
                 json: [
                     "haltOnError": true,
                     "batchRequests": [
                         ["method": "GET", "url": "v59.0/sobjects/Account/001000000000000AAA"],
                         ["method": "GET", "url": "v59.0/limits"],
                     ],
-                ])
-            let results = try #require(try response.json().objectValue?["results"]?.arrayValue?.compactMap { $0.objectValue })
+                ]
+            )
+            let results = try #require(
+                try response.json().objectValue?["results"]?.arrayValue?.compactMap { $0.objectValue }
+            )
             try #require(results.count == 2)
             #expect(results.map { $0["statusCode"] } == [404, 412])
             #expect(results[1]["result"]?.arrayValue?.first?.objectValue?["errorCode"] == "BATCH_PROCESSING_HALTED")
@@ -61,28 +70,43 @@ struct CompositeEndpointTests {
     @Test func compositeResolvesReferencesBetweenSubrequests() async throws {
         try await LocalOrgFixture.with { org in
             let response = try await org.client.send(
-                .POST, "composite",
+                .POST,
+                "composite",
                 json: [
                     "allOrNone": true,
                     "compositeRequest": [
-                        ["method": "POST", "url": "/services/data/v59.0/sobjects/Account", "referenceId": "refAcct",
-                         "body": ["Name": "Acme"]],
-                        ["method": "POST", "url": "/services/data/v59.0/sobjects/Contact", "referenceId": "refCon",
-                         "body": ["LastName": "Doe", "AccountId": "@{refAcct.id}"]],
-                        ["method": "GET", "referenceId": "refQ",
-                         "url": "/services/data/v59.0/query?q=SELECT+Id,AccountId+FROM+Contact+WHERE+AccountId='@{refAcct.id}'"],
-                        ["method": "GET", "referenceId": "refRow",
-                         "url": "/services/data/v59.0/sobjects/Contact/@{refQ.records[0].Id}?fields=LastName"],
+                        [
+                            "method": "POST", "url": "/services/data/v59.0/sobjects/Account", "referenceId": "refAcct",
+                            "body": ["Name": "Acme"],
+                        ],
+                        [
+                            "method": "POST", "url": "/services/data/v59.0/sobjects/Contact", "referenceId": "refCon",
+                            "body": ["LastName": "Doe", "AccountId": "@{refAcct.id}"],
+                        ],
+                        [
+                            "method": "GET", "referenceId": "refQ",
+                            "url":
+                                "/services/data/v59.0/query?q=SELECT+Id,AccountId+FROM+Contact+WHERE+AccountId='@{refAcct.id}'",
+                        ],
+                        [
+                            "method": "GET", "referenceId": "refRow",
+                            "url": "/services/data/v59.0/sobjects/Contact/@{refQ.records[0].Id}?fields=LastName",
+                        ],
                     ],
-                ])
+                ]
+            )
             #expect(response.status == 200)
             let results = try #require(
-                try response.json().objectValue?["compositeResponse"]?.arrayValue?.compactMap { $0.objectValue })
+                try response.json().objectValue?["compositeResponse"]?.arrayValue?.compactMap { $0.objectValue }
+            )
             try #require(results.count == 4)
             #expect(results.map { $0["httpStatusCode"] } == [201, 201, 200, 200])
             #expect(results.map { $0["referenceId"] } == ["refAcct", "refCon", "refQ", "refRow"])
             let accountID = try #require(results[0]["body"]?.objectValue?["id"]?.stringValue)
-            #expect(results[0]["httpHeaders"]?.objectValue?["Location"] == .string("/services/data/v59.0/sobjects/Account/\(accountID)"))
+            #expect(
+                results[0]["httpHeaders"]?.objectValue?["Location"]
+                    == .string("/services/data/v59.0/sobjects/Account/\(accountID)")
+            )
             #expect(results[2]["body"]?.objectValue?["totalSize"] == 1)
             #expect(results[3]["body"]?.objectValue?["LastName"] == "Doe")
         }
@@ -92,20 +116,27 @@ struct CompositeEndpointTests {
         try await LocalOrgFixture.with { org in
             let client = org.client
             let response = try await client.send(
-                .POST, "composite",
+                .POST,
+                "composite",
                 json: [
                     "allOrNone": true,
                     "compositeRequest": [
-                        ["method": "POST", "url": "/services/data/v59.0/sobjects/Account", "referenceId": "ok",
-                         "body": ["Name": "Rolled back"]],
-                        ["method": "POST", "url": "/services/data/v59.0/sobjects/Contact", "referenceId": "bad",
-                         "body": ["FirstName": "No last name"]],
+                        [
+                            "method": "POST", "url": "/services/data/v59.0/sobjects/Account", "referenceId": "ok",
+                            "body": ["Name": "Rolled back"],
+                        ],
+                        [
+                            "method": "POST", "url": "/services/data/v59.0/sobjects/Contact", "referenceId": "bad",
+                            "body": ["FirstName": "No last name"],
+                        ],
                         ["method": "GET", "url": "/services/data/v59.0/limits", "referenceId": "after"],
                     ],
-                ])
+                ]
+            )
             #expect(response.status == 200)
             let results = try #require(
-                try response.json().objectValue?["compositeResponse"]?.arrayValue?.compactMap { $0.objectValue })
+                try response.json().objectValue?["compositeResponse"]?.arrayValue?.compactMap { $0.objectValue }
+            )
             try #require(results.count == 3)
             #expect(results.map { $0["httpStatusCode"] } == [400, 400, 400])
             #expect(results[0]["body"]?.arrayValue?.first?.objectValue?["errorCode"] == "PROCESSING_HALTED")
@@ -120,19 +151,30 @@ struct CompositeEndpointTests {
         try await LocalOrgFixture.with { org in
             let client = org.client
             let response = try await client.send(
-                .POST, "composite",
+                .POST,
+                "composite",
                 json: [
                     "compositeRequest": [
-                        ["method": "POST", "url": "/services/data/v59.0/sobjects/Account", "referenceId": "bad",
-                         "body": ["Industry": "No name"]],
-                        ["method": "POST", "url": "/services/data/v59.0/sobjects/Contact", "referenceId": "dependent",
-                         "body": ["LastName": "Doe", "AccountId": "@{bad.id}"]],
-                        ["method": "POST", "url": "/services/data/v59.0/sobjects/Account", "referenceId": "independent",
-                         "body": ["Name": "Kept"]],
+                        [
+                            "method": "POST", "url": "/services/data/v59.0/sobjects/Account", "referenceId": "bad",
+                            "body": ["Industry": "No name"],
+                        ],
+                        [
+                            "method": "POST", "url": "/services/data/v59.0/sobjects/Contact",
+                            "referenceId": "dependent",
+                            "body": ["LastName": "Doe", "AccountId": "@{bad.id}"],
+                        ],
+                        [
+                            "method": "POST", "url": "/services/data/v59.0/sobjects/Account",
+                            "referenceId": "independent",
+                            "body": ["Name": "Kept"],
+                        ],
                     ]
-                ])
+                ]
+            )
             let results = try #require(
-                try response.json().objectValue?["compositeResponse"]?.arrayValue?.compactMap { $0.objectValue })
+                try response.json().objectValue?["compositeResponse"]?.arrayValue?.compactMap { $0.objectValue }
+            )
             try #require(results.count == 3)
             #expect(results.map { $0["httpStatusCode"] } == [400, 400, 201])
             #expect(results[1]["body"]?.arrayValue?.first?.objectValue?["errorCode"] == "PROCESSING_HALTED")
@@ -146,13 +188,15 @@ struct CompositeEndpointTests {
     @Test func compositeWithDuplicateReferenceIDsIs400() async throws {
         try await LocalOrgFixture.with { org in
             let response = try await org.client.send(
-                .POST, "composite",
+                .POST,
+                "composite",
                 json: [
                     "compositeRequest": [
                         ["method": "GET", "url": "/services/data/v59.0/limits", "referenceId": "same"],
                         ["method": "GET", "url": "/services/data/v59.0/limits", "referenceId": "same"],
                     ]
-                ])
+                ]
+            )
             #expect(response.status == 400)
         }
     }

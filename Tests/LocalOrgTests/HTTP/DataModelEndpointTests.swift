@@ -56,7 +56,9 @@ struct DataModelEndpointTests {
             #expect(try await Self.isDeleted(client, "Account", other) == false)
             // The cascade shows in the replication feed like any delete.
             let feed = try await client.send(
-                .GET, "sobjects/Contact/deleted/?start=2000-01-01T00:00:00Z&end=2100-01-01T00:00:00Z")
+                .GET,
+                "sobjects/Contact/deleted/?start=2000-01-01T00:00:00Z&end=2100-01-01T00:00:00Z"
+            )
             let deleted = try feed.json().objectValue?["deletedRecords"]?.arrayValue?.compactMap {
                 $0.objectValue?["id"]?.stringValue
             }
@@ -80,7 +82,8 @@ struct DataModelEndpointTests {
             #expect(
                 error["message"]?.stringValue
                     == "Your attempt to delete Acme could not be completed because it is associated with the "
-                    + "following cases.: \(number)")
+                    + "following cases.: \(number)"
+            )
             for (object, id) in [("Account", account), ("Contact", contact), ("Case", caseID)] {
                 #expect(try await Self.isDeleted(client, object, id) == false, "\(object)")
             }
@@ -126,7 +129,10 @@ struct DataModelEndpointTests {
             let account = try await client.create("Account", ["Name": "Gone"])
             #expect(try await client.send(.DELETE, "sobjects/Account/\(account)").status == 204)
             let response = try await client.send(
-                .POST, "sobjects/Contact", json: ["LastName": "A", "AccountId": .string(account)])
+                .POST,
+                "sobjects/Contact",
+                json: ["LastName": "A", "AccountId": .string(account)]
+            )
             #expect(response.status == 400)
             let error = try Self.errorItem(response)
             #expect(error["errorCode"] == "ENTITY_IS_DELETED")
@@ -134,16 +140,20 @@ struct DataModelEndpointTests {
             // An ID that never existed in this org keeps INVALID_CROSS_REFERENCE_KEY.
             let unknown = String(account.prefix(14)) + (account.dropFirst(14).first == "z" ? "y" : "z")
             let never = try await client.send(
-                .POST, "sobjects/Contact",
-                json: ["LastName": "A", "AccountId": .string(OrgRecordID.caseSafe(unknown))])
+                .POST,
+                "sobjects/Contact",
+                json: ["LastName": "A", "AccountId": .string(OrgRecordID.caseSafe(unknown))]
+            )
             #expect(try Self.errorItem(never)["errorCode"] == "INVALID_CROSS_REFERENCE_KEY")
             // The same in a collection create.
             let collection = try await client.send(
-                .POST, "composite/sobjects",
+                .POST,
+                "composite/sobjects",
                 json: [
                     "allOrNone": false,
                     "records": [["attributes": ["type": "Contact"], "LastName": "B", "AccountId": .string(account)]],
-                ])
+                ]
+            )
             let result = try #require(try collection.json().arrayValue?.first?.objectValue)
             #expect(result["errors"]?.arrayValue?.first?.objectValue?["statusCode"] == "ENTITY_IS_DELETED")
         }
@@ -152,7 +162,10 @@ struct DataModelEndpointTests {
     @Test func messagesNameTheFieldByItsLabel() async throws {
         try await LocalOrgFixture.with { org in
             let response = try await org.client.send(
-                .POST, "sobjects/Account", json: ["Name": .string(String(repeating: "x", count: 256))])
+                .POST,
+                "sobjects/Account",
+                json: ["Name": .string(String(repeating: "x", count: 256))]
+            )
             let error = try Self.errorItem(response)
             #expect(error["errorCode"] == "STRING_TOO_LONG")
             #expect(error["message"] == "Account Name: data value too large (max length=255)")
@@ -195,9 +208,11 @@ struct DataModelEndpointTests {
             let query = try await client.send(
                 .GET,
                 "query?q=SELECT+Id,DeveloperName,Name,IsActive,NamespacePrefix+FROM+RecordType"
-                    + "+WHERE+SobjectType='Account'+ORDER+BY+DeveloperName")
+                    + "+WHERE+SobjectType='Account'+ORDER+BY+DeveloperName"
+            )
             let records = try #require(
-                try query.json().objectValue?["records"]?.arrayValue?.compactMap { $0.objectValue })
+                try query.json().objectValue?["records"]?.arrayValue?.compactMap { $0.objectValue }
+            )
             #expect(records.map { $0["Id"]?.stringValue } == [business, partner, retired])
             #expect(records.map { $0["IsActive"] } == [true, true, false])
             #expect(records[0]["NamespacePrefix"] == .null)
@@ -206,28 +221,40 @@ struct DataModelEndpointTests {
             let plain = try await client.create("Account", ["Name": "A"])
             let typed = try await client.create("Account", ["Name": "B", "RecordTypeId": .string(partner)])
             let read = try await client.send(
-                .GET, "query?q=SELECT+Id,RecordType.DeveloperName+FROM+Account+ORDER+BY+Name")
+                .GET,
+                "query?q=SELECT+Id,RecordType.DeveloperName+FROM+Account+ORDER+BY+Name"
+            )
             let rows = try #require(try read.json().objectValue?["records"]?.arrayValue?.compactMap { $0.objectValue })
             #expect(rows.map { $0["Id"]?.stringValue } == [plain, typed])
             #expect(rows.map { $0["RecordType"]?.objectValue?["DeveloperName"] } == ["Business", "Partner"])
 
             // Inactive, another object's and unknown record types are refused, worded as a real org words it.
             let contactTypes = try await client.send(
-                .GET, "query?q=SELECT+Id+FROM+RecordType+WHERE+SobjectType='Contact'")
+                .GET,
+                "query?q=SELECT+Id+FROM+RecordType+WHERE+SobjectType='Contact'"
+            )
             let employee = try #require(
-                try contactTypes.json().objectValue?["records"]?.arrayValue?.first?.objectValue?["Id"]?.stringValue)
+                try contactTypes.json().objectValue?["records"]?.arrayValue?.first?.objectValue?["Id"]?.stringValue
+            )
             for bad in [retired, employee, RecordTypeConstants.master] {
                 let response = try await client.send(
-                    .POST, "sobjects/Account", json: ["Name": "C", "RecordTypeId": .string(bad)])
+                    .POST,
+                    "sobjects/Account",
+                    json: ["Name": "C", "RecordTypeId": .string(bad)]
+                )
                 #expect(response.status == 400)
                 let error = try Self.errorItem(response)
                 #expect(error["errorCode"] == "INVALID_CROSS_REFERENCE_KEY")
                 #expect(
-                    error["message"]?.stringValue == "Record Type ID: this ID value isn't valid for the user: \(bad)")
+                    error["message"]?.stringValue == "Record Type ID: this ID value isn't valid for the user: \(bad)"
+                )
             }
             // Record types are metadata: not writable through the data API.
             let write = try await client.send(
-                .POST, "sobjects/RecordType", json: ["Name": "X", "DeveloperName": "X", "SobjectType": "Account"])
+                .POST,
+                "sobjects/RecordType",
+                json: ["Name": "X", "DeveloperName": "X", "SobjectType": "Account"]
+            )
             #expect(write.status == 400)
             return ids
         }
@@ -237,7 +264,8 @@ struct DataModelEndpointTests {
             return try #require(
                 try describe.json().objectValue?["recordTypeInfos"]?.arrayValue?.compactMap {
                     $0.objectValue?["recordTypeId"]?.stringValue
-                })
+                }
+            )
         }
         #expect(firstIDs.count == 4 && secondIDs.count == 4)
         #expect(Set(firstIDs.dropLast()).isDisjoint(with: secondIDs.dropLast()))
@@ -259,7 +287,8 @@ struct DataModelEndpointTests {
             let client = org.client
             let describe = try await client.send(.GET, "sobjects/Line__c/describe")
             let fields = try #require(
-                try describe.json().objectValue?["fields"]?.arrayValue?.compactMap { $0.objectValue })
+                try describe.json().objectValue?["fields"]?.arrayValue?.compactMap { $0.objectValue }
+            )
             let master = try #require(fields.first { $0["name"] == "Invoice__c" })
             #expect(master["type"] == "reference" && master["relationshipOrder"] == 0)
             #expect(master["cascadeDelete"] == true && master["nillable"] == false && master["updateable"] == false)
@@ -267,7 +296,8 @@ struct DataModelEndpointTests {
             let relationships = try #require(
                 try invoiceDescribe.json().objectValue?["childRelationships"]?.arrayValue?.compactMap {
                     $0.objectValue
-                })
+                }
+            )
             let lines = try #require(relationships.first { $0["childSObject"] == "Line__c" })
             #expect(lines["relationshipName"] == "Lines__r" && lines["cascadeDelete"] == true)
 
@@ -281,14 +311,19 @@ struct DataModelEndpointTests {
             ]
             let kept = try await client.create("Line__c", ["Name": "L3", "Invoice__c": .string(keep)])
             let subquery = try await client.send(
-                .GET, "query?q=SELECT+Id,(SELECT+Id+FROM+Lines__r)+FROM+Invoice__c+WHERE+Id='\(invoice)'")
+                .GET,
+                "query?q=SELECT+Id,(SELECT+Id+FROM+Lines__r)+FROM+Invoice__c+WHERE+Id='\(invoice)'"
+            )
             let nested = try subquery.json().objectValue?["records"]?.arrayValue?.first?.objectValue?["Lines__r"]
             #expect(nested?.objectValue?["totalSize"] == 2)
             #expect(try await client.send(.DELETE, "sobjects/Invoice__c/\(invoice)").status == 204)
             for id in details { #expect(try await Self.isDeleted(client, "Line__c", id) == true) }
             #expect(try await Self.isDeleted(client, "Line__c", kept) == false)
             let late = try await client.send(
-                .POST, "sobjects/Line__c", json: ["Name": "L4", "Invoice__c": .string(invoice)])
+                .POST,
+                "sobjects/Line__c",
+                json: ["Name": "L4", "Invoice__c": .string(invoice)]
+            )
             #expect(try Self.errorItem(late)["errorCode"] == "ENTITY_IS_DELETED")
         }
     }
@@ -304,7 +339,9 @@ struct DataModelEndpointTests {
             let byName = Dictionary(
                 relationships.compactMap { relationship in
                     relationship["relationshipName"]?.stringValue.map { ($0, relationship) }
-                }, uniquingKeysWith: { first, _ in first })
+                },
+                uniquingKeysWith: { first, _ in first }
+            )
             #expect(byName["Contacts"]?["cascadeDelete"] == true && byName["Contacts"]?["field"] == "AccountId")
             #expect(byName["Opportunities"]?["cascadeDelete"] == true)
             #expect(byName["Cases"]?["cascadeDelete"] == false && byName["Cases"]?["restrictedDelete"] == true)
@@ -357,9 +394,13 @@ struct DataModelEndpointTests {
                 fields == [
                     "Id", "IsDeleted", "CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById",
                     "SystemModstamp", "Name", "Tier", "RecordTypeId",
-                ])
+                ]
+            )
             let tooLong = try await client.send(
-                .POST, "sobjects/Account", json: ["Name": .string(String(repeating: "x", count: 81))])
+                .POST,
+                "sobjects/Account",
+                json: ["Name": .string(String(repeating: "x", count: 81))]
+            )
             #expect(try Self.errorItem(tooLong)["message"] == "Account Name: data value too large (max length=80)")
             let industry = try await client.send(.POST, "sobjects/Account", json: ["Name": "A", "Industry": "Banking"])
             #expect(try Self.errorItem(industry)["errorCode"] == "INVALID_FIELD")

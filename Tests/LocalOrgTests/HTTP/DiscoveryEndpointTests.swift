@@ -32,7 +32,9 @@ struct DiscoveryEndpointTests {
         try await LocalOrgFixture.with { org in
             let response = try await org.client.send(.GET, path)
             #expect(response.status == 200)
-            let objects = try #require(try response.json().objectValue?["sobjects"]?.arrayValue?.compactMap { $0.objectValue })
+            let objects = try #require(
+                try response.json().objectValue?["sobjects"]?.arrayValue?.compactMap { $0.objectValue }
+            )
             let account = try #require(objects.first { $0["name"] == "Account" })
             #expect(account["keyPrefix"] == "001")
         }
@@ -79,7 +81,9 @@ struct DiscoveryEndpointTests {
             _ = try await client.create("Account", ["Name": "Acme Widgets"])
             _ = try await client.create("Account", ["Name": "Globex"])
             let response = try await client.send(
-                .GET, "search/?q=FIND+%7BAcme%7D+IN+NAME+FIELDS+RETURNING+Account(Id,Name)")
+                .GET,
+                "search/?q=FIND+%7BAcme%7D+IN+NAME+FIELDS+RETURNING+Account(Id,Name)"
+            )
             #expect(response.status == 200, "\(response.text)")
             let records = try #require(try response.json().objectValue?["searchRecords"]?.arrayValue)
             #expect(records.compactMap { $0.objectValue?["Name"] } == ["Acme Widgets"])
@@ -98,7 +102,10 @@ struct DiscoveryEndpointTests {
         }
     }
 
-    @Test(arguments: ["/services/data/v59.0/nothing", "/services/data/vX/limits", "/nothing", "/services/data/v59.0/sobjects/Account/a/b/c"])
+    @Test(arguments: [
+        "/services/data/v59.0/nothing", "/services/data/vX/limits", "/nothing",
+        "/services/data/v59.0/sobjects/Account/a/b/c",
+    ])
     func unknownRoutesAreNotFound(path: String) async throws {
         try await LocalOrgFixture.with { org in
             let response = try await org.client.send(.GET, path)
@@ -111,7 +118,10 @@ struct DiscoveryEndpointTests {
     @Test func prettyPrintAndUnknownSforceHeadersAreTolerated() async throws {
         try await LocalOrgFixture.with { org in
             let response = try await org.client.send(
-                .GET, "limits", headers: [("X-PrettyPrint", "1"), ("Sforce-Call-Options", "client=test")])
+                .GET,
+                "limits",
+                headers: [("X-PrettyPrint", "1"), ("Sforce-Call-Options", "client=test")]
+            )
             #expect(response.status == 200)
         }
     }

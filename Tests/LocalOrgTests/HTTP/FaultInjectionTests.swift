@@ -1,8 +1,9 @@
 import AsyncHTTPClient
 import Foundation
-@testable import LocalOrg
 import SyncrunTestSupport
 import Testing
+
+@testable import LocalOrg
 
 /// The fault options and the request log, end to end over HTTP.
 struct FaultInjectionTests {
@@ -77,7 +78,10 @@ struct FaultInjectionTests {
             #expect(try await client.send(.GET, "limits").status == 200)
             let refused = try await client.send(.GET, "limits")
             #expect(refused.status == 403)
-            #expect(refused.text == #"[{"message":"TotalRequests Limit exceeded.","errorCode":"REQUEST_LIMIT_EXCEEDED","fields":[]}]"#)
+            #expect(
+                refused.text
+                    == #"[{"message":"TotalRequests Limit exceeded.","errorCode":"REQUEST_LIMIT_EXCEEDED","fields":[]}]"#
+            )
             #expect(refused.headers.first(name: "Sforce-Limit-Info") == "api-usage=2/2")
             // The versions list is not an API call and stays available.
             #expect(try await client.send(.GET, "/services/data", token: .none).status == 200)
@@ -98,10 +102,12 @@ struct FaultInjectionTests {
                     try JSONDecoder().decode(RequestLogEntry.self, from: Data($0.utf8))
                 }
                 #expect(entries.map(\.method) == ["GET", "POST", "GET"])
-                #expect(entries.map(\.path) == [
-                    "/services/data/v59.0/query?q=SELECT+Id+FROM+Account", "/services/data/v59.0/sobjects/Account",
-                    "/services/data/v59.0/limits",
-                ])
+                #expect(
+                    entries.map(\.path) == [
+                        "/services/data/v59.0/query?q=SELECT+Id+FROM+Account", "/services/data/v59.0/sobjects/Account",
+                        "/services/data/v59.0/limits",
+                    ]
+                )
                 #expect(entries.map(\.status) == [200, 201, 401])
                 #expect(entries.allSatisfy { $0.durationMs >= 0 })
                 #expect(!text.contains("secret-token"))
@@ -114,7 +120,9 @@ struct FaultInjectionTests {
             let logURL = directory.appendingPathComponent("requests.jsonl")
             let configuration = LocalOrgConfiguration(faults: FaultConfiguration(failAfter: 0), requestLogURL: logURL)
             try await LocalOrgFixture.with(configuration: configuration) { org in
-                let dropped: Result<TestResponse, any Error> = await captureResult { try await org.client.send(.GET, "limits") }
+                let dropped: Result<TestResponse, any Error> = await captureResult {
+                    try await org.client.send(.GET, "limits")
+                }
                 #expect(throws: (any Error).self) { try dropped.get() }
                 let line = try #require(try String(contentsOf: logURL, encoding: .utf8).split(separator: "\n").first)
                 let entry = try JSONDecoder().decode(RequestLogEntry.self, from: Data(line.utf8))

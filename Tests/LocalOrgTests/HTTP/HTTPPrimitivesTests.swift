@@ -33,7 +33,10 @@ struct HTTPPrimitivesTests {
 
     @Test(arguments: [
         ("/services/data/v59.0/query/", ["services", "data", "v59.0", "query"]),
-        ("/services/data/v59.0/sobjects/Account/Ext__c/A%2FB", ["services", "data", "v59.0", "sobjects", "Account", "Ext__c", "A/B"]),
+        (
+            "/services/data/v59.0/sobjects/Account/Ext__c/A%2FB",
+            ["services", "data", "v59.0", "sobjects", "Account", "Ext__c", "A/B"]
+        ),
         ("/services/data", ["services", "data"]),
     ])
     func pathSegmentsIgnoreOneTrailingSlash(path: String, expected: [String]) {

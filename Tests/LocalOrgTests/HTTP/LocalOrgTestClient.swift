@@ -44,8 +44,12 @@ struct LocalOrgTestClient: Sendable {
     ///   - headers: extra headers.
     ///   - token: the bearer token; `nil` sends none, the default sends the org's.
     func send(
-        _ method: HTTPMethod, _ path: String, json: OrgJSONValue? = nil, body: Data? = nil,
-        headers: [(String, String)] = [], token: String?? = .some(nil)
+        _ method: HTTPMethod,
+        _ path: String,
+        json: OrgJSONValue? = nil,
+        body: Data? = nil,
+        headers: [(String, String)] = [],
+        token: String?? = .some(nil)
     ) async throws -> TestResponse {
         let target = path.hasPrefix("/") ? path : "\(base)/\(path)"
         var request = HTTPClientRequest(url: org.url(target))
@@ -64,7 +68,11 @@ struct LocalOrgTestClient: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await client.execute(request, timeout: .seconds(30))
         let buffer = try await response.body.collect(upTo: 64 << 20)
-        return TestResponse(status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
+        return TestResponse(
+            status: Int(response.status.code),
+            headers: response.headers,
+            body: Data(buffer.readableBytesView)
+        )
     }
 
     /// Creates a record through the API and returns its ID.

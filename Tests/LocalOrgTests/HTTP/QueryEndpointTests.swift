@@ -40,7 +40,10 @@ struct QueryEndpointTests {
             let client = org.client
             try client.seedAccounts(2100)
             let response = try await client.send(
-                .GET, "query/?q=SELECT+Id+FROM+Account", headers: [("Sforce-Query-Options", header)])
+                .GET,
+                "query/?q=SELECT+Id+FROM+Account",
+                headers: [("Sforce-Query-Options", header)]
+            )
             let page = try #require(try response.json().objectValue)
             #expect(page["records"]?.arrayValue?.count == expected)
             #expect(page["done"] == false)

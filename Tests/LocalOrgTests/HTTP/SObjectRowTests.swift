@@ -75,8 +75,11 @@ struct SObjectRowTests {
             #expect(try await client.send(.PATCH, "sobjects/Account/\(id)", json: ["Name": "Theirs"]).status == 204)
 
             let conflicting = try await client.send(
-                .PATCH, "sobjects/Account/\(id)", json: ["Name": "Mine"],
-                headers: [("If-Unmodified-Since", lastModified)])
+                .PATCH,
+                "sobjects/Account/\(id)",
+                json: ["Name": "Mine"],
+                headers: [("If-Unmodified-Since", lastModified)]
+            )
             #expect(conflicting.status == 412)
             #expect(try conflicting.errorCode() == "PRECONDITION_FAILED")
             let record = try await client.send(.GET, "sobjects/Account/\(id)?fields=Name")
@@ -84,7 +87,11 @@ struct SObjectRowTests {
 
             let current = try #require(record.headers.first(name: "Last-Modified"))
             let fresh = try await client.send(
-                .PATCH, "sobjects/Account/\(id)", json: ["Name": "Mine"], headers: [("If-Unmodified-Since", current)])
+                .PATCH,
+                "sobjects/Account/\(id)",
+                json: ["Name": "Mine"],
+                headers: [("If-Unmodified-Since", current)]
+            )
             #expect(fresh.status == 204)
         }
     }
@@ -96,11 +103,21 @@ struct SObjectRowTests {
             let etag = try #require(try await client.send(.GET, "sobjects/Account/\(id)").headers.first(name: "ETag"))
             #expect(try await client.send(.PATCH, "sobjects/Account/\(id)", json: ["Name": "B"]).status == 204)
             let stale = try await client.send(
-                .PATCH, "sobjects/Account/\(id)", json: ["Name": "C"], headers: [("If-Match", etag)])
+                .PATCH,
+                "sobjects/Account/\(id)",
+                json: ["Name": "C"],
+                headers: [("If-Match", etag)]
+            )
             #expect(stale.status == 412)
-            let current = try #require(try await client.send(.GET, "sobjects/Account/\(id)").headers.first(name: "ETag"))
+            let current = try #require(
+                try await client.send(.GET, "sobjects/Account/\(id)").headers.first(name: "ETag")
+            )
             let fresh = try await client.send(
-                .PATCH, "sobjects/Account/\(id)", json: ["Name": "C"], headers: [("If-Match", current)])
+                .PATCH,
+                "sobjects/Account/\(id)",
+                json: ["Name": "C"],
+                headers: [("If-Match", current)]
+            )
             #expect(fresh.status == 204)
         }
     }
@@ -110,7 +127,11 @@ struct SObjectRowTests {
             let client = org.client
             let id = try await client.create("Account", ["Name": "Acme"])
             let response = try await client.send(
-                .PATCH, "sobjects/Account/\(id)", json: ["Name": "B"], headers: [("If-Unmodified-Since", "yesterday")])
+                .PATCH,
+                "sobjects/Account/\(id)",
+                json: ["Name": "B"],
+                headers: [("If-Unmodified-Since", "yesterday")]
+            )
             #expect(response.status == 400)
         }
     }

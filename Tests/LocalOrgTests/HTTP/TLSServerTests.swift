@@ -14,17 +14,28 @@ struct TLSServerTests {
         let certificateKey = Certificate.PrivateKey(key)
         let name = try DistinguishedName { CommonName("127.0.0.1") }
         let certificate = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: certificateKey.publicKey,
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(3600),
-            issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: Certificate.Extensions(), issuerPrivateKey: certificateKey)
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: certificateKey.publicKey,
+            notValidBefore: Date().addingTimeInterval(-3600),
+            notValidAfter: Date().addingTimeInterval(3600),
+            issuer: name,
+            subject: name,
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: Certificate.Extensions(),
+            issuerPrivateKey: certificateKey
+        )
         let tls = TLSSettings(
-            certificateChainPEM: try certificate.serializeAsPEM().pemString, privateKeyPEM: key.pemRepresentation)
+            certificateChainPEM: try certificate.serializeAsPEM().pemString,
+            privateKeyPEM: key.pemRepresentation
+        )
 
         var clientTLS = TLSConfiguration.makeClientConfiguration()
         clientTLS.certificateVerification = .none
         let httpClient = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: clientTLS))
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(tlsConfiguration: clientTLS)
+        )
         let status = try await LocalOrgFixture.with(configuration: LocalOrgConfiguration(tls: tls)) { org in
             #expect(org.baseURL.absoluteString.hasPrefix("https://127.0.0.1:"))
             var client = org.client
@@ -41,8 +52,11 @@ struct TLSServerTests {
         #expect(throws: OrgError.self) {
             try TemporaryDirectory.withSync { directory in
                 _ = try LocalOrgServer(
-                    configuration: LocalOrgConfiguration(tls: TLSSettings(certificateChainPEM: "x", privateKeyPEM: "y")),
-                    database: try OrgDatabase(directory: directory))
+                    configuration: LocalOrgConfiguration(
+                        tls: TLSSettings(certificateChainPEM: "x", privateKeyPEM: "y")
+                    ),
+                    database: try OrgDatabase(directory: directory)
+                )
             }
         }
     }

@@ -1,9 +1,9 @@
 import Foundation
 import LocalOrg
 import SoupStore
-import SyncLedger
 import SyncConfig
 import SyncEngine
+import SyncLedger
 import Testing
 
 /// Sync down dry runs: counts against what the real run then does, watermark, merge modes, and

@@ -1,7 +1,7 @@
 import SoupStore
-import SyncLedger
 import SyncConfig
 import SyncEngine
+import SyncLedger
 import Testing
 
 /// The `parent_children` target end to end: the local org over HTTP, a store with `accounts`

@@ -58,17 +58,28 @@ struct ParentChildrenWatermarkTests {
     static func definition(parent: Int, child: Int) -> SyncDefinition {
         let target = ParentChildrenSyncDownTarget(
             parent: ParentInfo(
-                sobjectType: "Account", soupName: "accounts", modificationDateFieldName: "AccountTimeStamp\(parent)__c"),
+                sobjectType: "Account",
+                soupName: "accounts",
+                modificationDateFieldName: "AccountTimeStamp\(parent)__c"
+            ),
             parentFieldlist: ["Name"],
             children: ChildrenInfo(
-                sobjectType: "Contact", sobjectTypePlural: "Contacts", soupName: "contacts",
-                parentIdFieldName: "AccountId", modificationDateFieldName: "ContactTimeStamp\(child)__c"),
+                sobjectType: "Contact",
+                sobjectTypePlural: "Contacts",
+                soupName: "contacts",
+                parentIdFieldName: "AccountId",
+                modificationDateFieldName: "ContactTimeStamp\(child)__c"
+            ),
             childrenFieldlist: ["LastName"],
             relationshipType: .lookup
         )
         return SyncDefinition(
-            name: "ts\(parent)\(child)", type: .syncDown, soupName: "accounts",
-            target: .down(.parentChildren(target)), options: SyncOptions(mergeMode: .overwrite))
+            name: "ts\(parent)\(child)",
+            type: .syncDown,
+            soupName: "accounts",
+            target: .down(.parentChildren(target)),
+            options: SyncOptions(mergeMode: .overwrite)
+        )
     }
 
     /// MobileSync's four rows, then one row per side counting -1.

@@ -22,7 +22,9 @@ extension EngineHarness {
     func storedContacts() throws -> [[String: OrgValue]] {
         var contacts: [[String: OrgValue]] = []
         try store.read { reader in
-            try reader.forEachEntry(in: "contacts") { contacts.append(try OrgValue(parsing: $0.json).objectValue ?? [:]) }
+            try reader.forEachEntry(in: "contacts") {
+                contacts.append(try OrgValue(parsing: $0.json).objectValue ?? [:])
+            }
         }
         return contacts
     }

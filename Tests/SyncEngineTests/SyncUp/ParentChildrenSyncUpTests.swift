@@ -75,8 +75,10 @@ struct ParentChildrenSyncUpTests {
             // The org deletes an Account's Contacts with it, as a real org does.
             #expect(try harness.serverContact(contactIDs[0]) == nil)
             let page = try harness.database.query(
-                "SELECT LastName, IsDeleted FROM Contact WHERE Id = '\(contactIDs[0])'", includeDeleted: true,
-                apiVersion: "62.0")
+                "SELECT LastName, IsDeleted FROM Contact WHERE Id = '\(contactIDs[0])'",
+                includeDeleted: true,
+                apiVersion: "62.0"
+            )
             let deleted = try OrgValue(parsing: String(decoding: page.responseBody(apiVersion: "62.0"), as: UTF8.self))
                 .objectValue?["records"]?.arrayValue?.first?.objectValue
             #expect(deleted?["IsDeleted"] == .bool(true))
@@ -197,7 +199,8 @@ struct ParentChildrenSyncUpTests {
             let (_, lost) = try await Self.localTree(harness)
             #expect(lost.status == .failed)
             let created = try harness.database.query(
-                "SELECT Id FROM Contact WHERE LastName LIKE 'Lost%'", apiVersion: "62.0"
+                "SELECT Id FROM Contact WHERE LastName LIKE 'Lost%'",
+                apiVersion: "62.0"
             ).totalSize
             #expect(created == 2, "the lost composite call created the tree on the org")
             while try harness.requestLog().count < composite + RetryPolicy.default.maxAttempts - 1 {
@@ -207,9 +210,17 @@ struct ParentChildrenSyncUpTests {
             let retried = try await harness.engine().syncUp(UpDefinitions.trees())
 
             #expect(retried.status == .done && retried.created == 3 && retried.failed == 0, "\(retried)")
-            #expect(try harness.database.query("SELECT Id FROM Account WHERE Name = 'Lost tree'", apiVersion: "62.0").totalSize == 1)
-            #expect(try harness.database.query("SELECT Id FROM Contact WHERE LastName LIKE 'Lost%'", apiVersion: "62.0").totalSize == 2)
-            let serverAccountID = try #require(try Self.firstID(harness, "SELECT Id FROM Account WHERE Name = 'Lost tree'"))
+            #expect(
+                try harness.database.query("SELECT Id FROM Account WHERE Name = 'Lost tree'", apiVersion: "62.0")
+                    .totalSize == 1
+            )
+            #expect(
+                try harness.database.query("SELECT Id FROM Contact WHERE LastName LIKE 'Lost%'", apiVersion: "62.0")
+                    .totalSize == 2
+            )
+            let serverAccountID = try #require(
+                try Self.firstID(harness, "SELECT Id FROM Account WHERE Name = 'Lost tree'")
+            )
             let account = try #require(try harness.storedRecord(id: serverAccountID))
             #expect(account["__local__"] == false && account["__syncrun_create__"] == nil)
             let accountID = try #require(account["Id"]?.stringValue)

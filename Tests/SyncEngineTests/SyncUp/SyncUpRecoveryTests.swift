@@ -18,7 +18,8 @@ struct SyncUpRecoveryTests {
     /// Server accounts whose name is one of `names`.
     static func serverCount(_ harness: EngineHarness, names: [String]) throws -> Int {
         let list = names.map { "'\($0)'" }.joined(separator: ", ")
-        return try harness.database.query("SELECT Id FROM Account WHERE Name IN (\(list))", apiVersion: "62.0").totalSize
+        return try harness.database.query("SELECT Id FROM Account WHERE Name IN (\(list))", apiVersion: "62.0")
+            .totalSize
     }
 
     @Test(arguments: SyncUpTests.kinds)
@@ -92,7 +93,9 @@ struct SyncUpRecoveryTests {
             let creates = try harness.writeRequests(since: before).filter { Self.isCreateCall($0.method, $0.path) }
             #expect(creates.count == 3 - reachedServer)
             let log = try harness.requestLog().dropFirst(before)
-            #expect(log.contains { $0.method == "GET" && $0.path.contains("/query") && $0.path.contains("CreatedById") })
+            #expect(
+                log.contains { $0.method == "GET" && $0.path.contains("/query") && $0.path.contains("CreatedById") }
+            )
         }
     }
 
@@ -150,7 +153,8 @@ struct SyncUpRecoveryTests {
     /// Sets up one synced-down account edited locally, runs `syncUp` under LEAVE_IF_CHANGED, and
     /// returns the 1-based number (in the org's request log) of the run's first write request.
     private static func updateScenario(
-        _ harness: EngineHarness, kind: SyncUpTargetKind
+        _ harness: EngineHarness,
+        kind: SyncUpTargetKind
     ) async throws -> (id: String, writeNumber: Int, summary: SyncUpSummary) {
         let id = try harness.createAccounts(["Before"])[0]
         try await harness.syncDownAccounts()
@@ -162,7 +166,8 @@ struct SyncUpRecoveryTests {
             log.indices.dropFirst(before).first { index in
                 let entry = log[index]
                 return entry.method == "PATCH" || (entry.method == "POST" && entry.path.hasSuffix("/composite"))
-            })
+            }
+        )
         return (id, write + 1, summary)
     }
 
@@ -175,7 +180,8 @@ struct SyncUpRecoveryTests {
         // The update and the client's retries of it are served, then their answers lost, as when the
         // process is killed while waiting: the run fails with the update applied on the org.
         try await EngineHarness.withSyncUp(
-            faults: FaultConfiguration(loseResponses: Set(writeNumber..<(writeNumber + Self.attempts))), clockStart: Date()
+            faults: FaultConfiguration(loseResponses: Set(writeNumber..<(writeNumber + Self.attempts))),
+            clockStart: Date()
         ) {
             harness in
             let (id, number, lost) = try await Self.updateScenario(harness, kind: kind)
@@ -188,7 +194,9 @@ struct SyncUpRecoveryTests {
             harness.clock.advance(seconds: 5)
             try await Self.consumeLostResponses(harness, upTo: writeNumber + Self.attempts - 1)
 
-            let retried = try await harness.engine().syncUp(UpDefinitions.accounts(kind: kind, mergeMode: .leaveIfChanged))
+            let retried = try await harness.engine().syncUp(
+                UpDefinitions.accounts(kind: kind, mergeMode: .leaveIfChanged)
+            )
 
             #expect(retried.status == .done && retried.updated == 1 && retried.conflicts == 0, "\(retried)")
             let record = try #require(try harness.storedRecord(id: id))
@@ -204,7 +212,8 @@ struct SyncUpRecoveryTests {
         // The update and the client's retries of it are served, then their answers lost, as when the
         // process is killed while waiting: the run fails with the update applied on the org.
         try await EngineHarness.withSyncUp(
-            faults: FaultConfiguration(loseResponses: Set(writeNumber..<(writeNumber + Self.attempts))), clockStart: Date()
+            faults: FaultConfiguration(loseResponses: Set(writeNumber..<(writeNumber + Self.attempts))),
+            clockStart: Date()
         ) {
             harness in
             let (id, _, lost) = try await Self.updateScenario(harness, kind: .collection)
@@ -214,7 +223,8 @@ struct SyncUpRecoveryTests {
             try harness.updateAccount(id, fields: ["Name": "Someone else"])
 
             let retried = try await harness.engine().syncUp(
-                UpDefinitions.accounts(kind: .collection, mergeMode: .leaveIfChanged))
+                UpDefinitions.accounts(kind: .collection, mergeMode: .leaveIfChanged)
+            )
 
             #expect(retried.conflicts == 1 && retried.updated == 0)
             #expect(try harness.serverAccount(id)?["Name"] == "Someone else")

@@ -50,7 +50,8 @@ struct OrgExportCommand: AsyncParsableCommand {
         case .json:
             try StandardStreams.writeJSON(
                 ExportSummary(
-                    plan: report.planFile.path, files: report.files.map(\.path),
+                    plan: report.planFile.path,
+                    files: report.files.map(\.path),
                     objects: report.counts.map { ExportSummary.Count(object: $0.object, records: $0.count) },
                     droppedReferences: report.droppedReferences
                 )
@@ -60,7 +61,8 @@ struct OrgExportCommand: AsyncParsableCommand {
             for (object, count) in report.counts { text += "\(object): \(count) record\(count == 1 ? "" : "s")\n" }
             text += "wrote \(report.planFile.path)\n"
             if report.droppedReferences > 0 {
-                text += "note: \(report.droppedReferences) lookup(s) point at records that were not exported and were left out\n"
+                text +=
+                    "note: \(report.droppedReferences) lookup(s) point at records that were not exported and were left out\n"
             }
             StandardStreams.write(text)
         }

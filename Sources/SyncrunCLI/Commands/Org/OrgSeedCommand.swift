@@ -31,7 +31,9 @@ struct OrgSeedCommand: AsyncParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Seed a new org's org ID and record IDs, for reproducible runs; an existing org keeps its IDs.",
-            valueName: "n"))
+            valueName: "n"
+        )
+    )
     var idSeed: UInt64?
 
     @Option(help: "Output format: text (one line per object) or json.")
@@ -61,8 +63,10 @@ struct OrgSeedCommand: AsyncParsableCommand {
             var orgSchema: OrgSchema?
             if let schema { orgSchema = try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: schema)) }
             let database = try OrgDatabase(
-                directory: URL(fileURLWithPath: data), schema: orgSchema,
-                configuration: OrgDatabase.Configuration(idSeed: idSeed))
+                directory: URL(fileURLWithPath: data),
+                schema: orgSchema,
+                configuration: OrgDatabase.Configuration(idSeed: idSeed)
+            )
             report = try OrgSeeder(database: database).seed(files: files.map { URL(fileURLWithPath: $0) })
         } catch let error as OrgError {
             throw CLIError(error.message)

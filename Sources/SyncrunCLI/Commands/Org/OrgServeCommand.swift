@@ -31,10 +31,19 @@ struct OrgServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The port; 0 picks a free one.")
     var port = 8443
 
-    @Option(name: .long, help: ArgumentHelp("The access token clients must send (generated when omitted).", valueName: "token"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The access token clients must send (generated when omitted).", valueName: "token")
+    )
     var token: String?
 
-    @Option(name: .long, help: ArgumentHelp("The refresh token the OAuth refresh grant accepts (generated when omitted).", valueName: "token"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The refresh token the OAuth refresh grant accepts (generated when omitted).",
+            valueName: "token"
+        )
+    )
     var refreshToken: String?
 
     @Option(name: .long, help: ArgumentHelp("A JSON schema file adding custom objects and fields.", valueName: "file"))
@@ -44,10 +53,15 @@ struct OrgServeCommand: AsyncParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Seed a new org's org ID and record IDs, for reproducible runs; an existing org keeps its IDs.",
-            valueName: "n"))
+            valueName: "n"
+        )
+    )
     var idSeed: UInt64?
 
-    @Option(name: .long, help: ArgumentHelp("Force the query page size (tests; the real minimum is 200).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Force the query page size (tests; the real minimum is 200).", valueName: "n")
+    )
     var pageSize: Int?
 
     @Option(name: .long, help: ArgumentHelp("Probability (0…1) of answering a random 500 or 503.", valueName: "p"))
@@ -59,34 +73,52 @@ struct OrgServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Milliseconds added before every response.", valueName: "ms"))
     var latency: Int = 0
 
-    @Option(name: .long, help: ArgumentHelp("Serve N requests, then drop every later connection unanswered.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Serve N requests, then drop every later connection unanswered.", valueName: "n")
+    )
     var failAfter: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The API request allocation; once used, 403 REQUEST_LIMIT_EXCEEDED.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The API request allocation; once used, 403 REQUEST_LIMIT_EXCEEDED.", valueName: "n")
+    )
     var requestLimit: Int = 100_000
 
-    @Option(name: .long, help: ArgumentHelp("Append one JSON line per request (method, path, status, duration).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Append one JSON line per request (method, path, status, duration).", valueName: "file")
+    )
     var log: String?
 
     @Option(name: .long, help: ArgumentHelp("PEM certificate that verifies JWT bearer assertions.", valueName: "file"))
     var jwtCert: String?
 
-    @Option(name: .long, help: ArgumentHelp("Require this client ID (JWT 'iss', refresh 'client_id').", valueName: "id"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Require this client ID (JWT 'iss', refresh 'client_id').", valueName: "id")
+    )
     var clientID: String?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Require this client secret in the client-credentials grant.", valueName: "file"))
+        help: ArgumentHelp("Require this client secret in the client-credentials grant.", valueName: "file")
+    )
     var clientSecretFile: String?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "Access tokens stop working SECONDS after they are issued (401 INVALID_SESSION_ID).",
-            valueName: "seconds"))
+            valueName: "seconds"
+        )
+    )
     var tokenTTL: Int?
 
-    @Option(name: .long, help: ArgumentHelp("PEM certificate (chain) to serve HTTPS with; needs --tls-key.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("PEM certificate (chain) to serve HTTPS with; needs --tls-key.", valueName: "file")
+    )
     var tlsCert: String?
 
     @Option(name: .long, help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "file"))
@@ -96,8 +128,12 @@ struct OrgServeCommand: AsyncParsableCommand {
     var format: OutputFormat?
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
-        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, not \(failRate)") }
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535, not \(port)")
+        }
+        guard (0...1).contains(failRate) else {
+            throw ValidationError("--fail-rate must be between 0 and 1, not \(failRate)")
+        }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
         if let failAfter, failAfter < 0 { throw ValidationError("--fail-after must not be negative") }
@@ -118,7 +154,10 @@ struct OrgServeCommand: AsyncParsableCommand {
                 orgSchema = try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: schema))
             }
             let database = try OrgDatabase(
-                directory: directory, schema: orgSchema, configuration: OrgDatabase.Configuration(idSeed: idSeed))
+                directory: directory,
+                schema: orgSchema,
+                configuration: OrgDatabase.Configuration(idSeed: idSeed)
+            )
             server = try LocalOrgServer(configuration: configuration, database: database)
         } catch let error as OrgError {
             throw CLIError(error.message)
@@ -140,10 +179,19 @@ struct OrgServeCommand: AsyncParsableCommand {
 
     private func makeConfiguration() throws -> LocalOrgConfiguration {
         var configuration = LocalOrgConfiguration(
-            host: host, port: port, accessToken: token, refreshToken: refreshToken, clientID: clientID,
-            pageSize: pageSize, apiRequestLimit: requestLimit,
+            host: host,
+            port: port,
+            accessToken: token,
+            refreshToken: refreshToken,
+            clientID: clientID,
+            pageSize: pageSize,
+            apiRequestLimit: requestLimit,
             faults: FaultConfiguration(
-                failureRate: failRate, seed: failSeed, latency: .milliseconds(latency), failAfter: failAfter),
+                failureRate: failRate,
+                seed: failSeed,
+                latency: .milliseconds(latency),
+                failAfter: failAfter
+            ),
             requestLogURL: log.map { URL(fileURLWithPath: $0) }
         )
         configuration.tokenTTL = tokenTTL.map { .seconds($0) }
@@ -152,12 +200,16 @@ struct OrgServeCommand: AsyncParsableCommand {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let jwtCert {
-            configuration.jwtBearer = JWTBearerSettings(certificatePEM: try readText(jwtCert, option: "--jwt-cert"), clientID: clientID)
+            configuration.jwtBearer = JWTBearerSettings(
+                certificatePEM: try readText(jwtCert, option: "--jwt-cert"),
+                clientID: clientID
+            )
         }
         if let tlsCert, let tlsKey {
             configuration.tls = TLSSettings(
                 certificateChainPEM: try readText(tlsCert, option: "--tls-cert"),
-                privateKeyPEM: try readText(tlsKey, option: "--tls-key"))
+                privateKeyPEM: try readText(tlsKey, option: "--tls-key")
+            )
         }
         return configuration
     }
@@ -173,8 +225,12 @@ struct OrgServeCommand: AsyncParsableCommand {
     private func announce(_ endpoint: LocalOrgEndpoint, directory: URL, json: Bool) {
         if json {
             let line = StartLine(
-                url: endpoint.baseURL.absoluteString, port: endpoint.port, accessToken: endpoint.accessToken,
-                refreshToken: endpoint.refreshToken, dataDirectory: directory.path)
+                url: endpoint.baseURL.absoluteString,
+                port: endpoint.port,
+                accessToken: endpoint.accessToken,
+                refreshToken: endpoint.refreshToken,
+                dataDirectory: directory.path
+            )
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if var data = try? encoder.encode(line) {
@@ -190,7 +246,8 @@ struct OrgServeCommand: AsyncParsableCommand {
                   refresh token: \(endpoint.refreshToken)
                 Press Ctrl-C to stop.
 
-                """)
+                """
+            )
         }
     }
 

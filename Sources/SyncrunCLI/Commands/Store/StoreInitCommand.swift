@@ -49,7 +49,8 @@ struct StoreInitCommand: ParsableCommand {
             guard let userStore = located.userStore else {
                 throw CLIError.usage(
                     "no userstore.json, userstore.yaml or userstore.yml in '\(config.configDirectory)'; "
-                        + "pass --config DIR or --store-config FILE")
+                        + "pass --config DIR or --store-config FILE"
+                )
             }
             files = ConfigFiles(userStore: userStore, diagnostics: located.diagnostics)
         }
@@ -70,7 +71,8 @@ struct StoreInitCommand: ParsableCommand {
                     indexes: try soup.indexes.map { index in
                         let type = try SoupIndexType(configName: index.type.rawValue, soup: soup.name)
                         return IndexSpec(path: index.path, type: type)
-                    })
+                    }
+                )
             }
         }
     }

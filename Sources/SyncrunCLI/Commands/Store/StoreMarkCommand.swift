@@ -25,14 +25,19 @@ struct StoreMarkCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Option(help: "Output format.") var format: StoreOutputFormat = .text
     @Flag(help: "The local change to record.") var change: Change
-    @Option(name: .customLong("where"), help: ArgumentHelp("Only entries with this value at this path.", valueName: "path=value"))
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp("Only entries with this value at this path.", valueName: "path=value")
+    )
     var filter: String?
     @Option(help: ArgumentHelp("The id field (for --created).", valueName: "path")) var idField: String = "Id"
     @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
             "Also write a value (repeatable): PATH=TEXT sets a string, PATH:=JSON any JSON value (42, true, null).",
-            valueName: "path=value"))
+            valueName: "path=value"
+        )
+    )
     var assignments: [String] = []
     @Argument(help: "The soup.") var soup: String
 
@@ -47,7 +52,9 @@ struct StoreMarkCommand: ParsableCommand {
             throw ValidationError("--where takes PATH=VALUE, for example --where Id=001xx000003DGb2AAG")
         }
         for assignment in assignments where !assignment.contains("=") {
-            throw ValidationError("--set takes PATH=TEXT or PATH:=JSON, for example --set Phone=555-0100, not '\(assignment)'")
+            throw ValidationError(
+                "--set takes PATH=TEXT or PATH:=JSON, for example --set Phone=555-0100, not '\(assignment)'"
+            )
         }
         for assignment in entryAssignments {
             guard case .json(let json) = assignment.value else { continue }
@@ -58,7 +65,8 @@ struct StoreMarkCommand: ParsableCommand {
             }
             if !isJSON {
                 throw ValidationError(
-                    "--set \(assignment.path):=… needs a JSON value (42, true, null, \"text\"), not '\(json)'")
+                    "--set \(assignment.path):=… needs a JSON value (42, true, null, \"text\"), not '\(json)'"
+                )
             }
         }
     }
@@ -77,7 +85,10 @@ struct StoreMarkCommand: ParsableCommand {
     func run() throws {
         var entryFilter: EntryFilter?
         if let filter, let equals = filter.firstIndex(of: "=") {
-            entryFilter = EntryFilter(path: String(filter[..<equals]), value: String(filter[filter.index(after: equals)...]))
+            entryFilter = EntryFilter(
+                path: String(filter[..<equals]),
+                value: String(filter[filter.index(after: equals)...])
+            )
         }
         let localChange: LocalChange =
             switch change {
@@ -87,7 +98,15 @@ struct StoreMarkCommand: ParsableCommand {
             }
         let store = try options.openStore()
         let marked = try StoreErrors.converting {
-            try store.write { try $0.markEntries(localChange, in: soup, where: entryFilter, idPath: idField, setting: entryAssignments) }
+            try store.write {
+                try $0.markEntries(
+                    localChange,
+                    in: soup,
+                    where: entryFilter,
+                    idPath: idField,
+                    setting: entryAssignments
+                )
+            }
         }
         switch format {
         case .json: try StandardStreams.writeJSON(Summary(soup: soup, change: change.rawValue, marked: marked))

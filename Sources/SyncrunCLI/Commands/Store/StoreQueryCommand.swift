@@ -15,7 +15,10 @@ struct StoreQueryCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @Option(help: "Output format.") var format: StoreOutputFormat = .text
-    @Option(name: .customLong("arg"), help: ArgumentHelp("A value for the next ? placeholder (text).", valueName: "value"))
+    @Option(
+        name: .customLong("arg"),
+        help: ArgumentHelp("A value for the next ? placeholder (text).", valueName: "value")
+    )
     var arguments: [String] = []
     @Argument(help: ArgumentHelp("The Smart SQL query.", valueName: "smart-sql")) var smartSQL: String
 

@@ -28,8 +28,11 @@ struct StoreSoupsCommand: ParsableCommand {
         let soups = try StoreErrors.converting { try store.read { try $0.soups() } }
         let rows = soups.map { soup in
             Row(
-                soupName: soup.name, table: soup.tableName, entries: soup.entryCount,
-                indexes: soup.indexes.map { Row.Index(path: $0.path, type: $0.type.rawValue) })
+                soupName: soup.name,
+                table: soup.tableName,
+                entries: soup.entryCount,
+                indexes: soup.indexes.map { Row.Index(path: $0.path, type: $0.type.rawValue) }
+            )
         }
         switch format {
         case .json:

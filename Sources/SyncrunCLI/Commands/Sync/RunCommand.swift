@@ -24,7 +24,10 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var org: OrgOptions
-    @Option(name: .customLong("only"), help: ArgumentHelp("Run only this sync and what it depends on (repeatable).", valueName: "name"))
+    @Option(
+        name: .customLong("only"),
+        help: ArgumentHelp("Run only this sync and what it depends on (repeatable).", valueName: "name")
+    )
     var only: [String] = []
     @Flag(help: "Continue the latest run: run only the steps it did not finish DONE.") var resume = false
     @Flag(help: "Do every read and print what would change on each side; write nothing.") var dryRun = false
@@ -45,12 +48,23 @@ struct RunCommand: AsyncParsableCommand {
         let renderer = SyncEventRenderer(format: format)
         let (only, options) = (only, PlanRunOptions(full: full, replace: replace, resume: resume, dryRun: dryRun))
         let report: PlanRunReport = try await session.session(renderer: renderer, readOnly: dryRun) {
-            config, engine, stop, events in
+            config,
+            engine,
+            stop,
+            events in
             let (plan, definitions) = try Self.plan(config, only: only)
             do {
-                return try await engine.run(plan, definitions: definitions, options: options, stop: stop, events: events)
+                return try await engine.run(
+                    plan,
+                    definitions: definitions,
+                    options: options,
+                    stop: stop,
+                    events: events
+                )
             } catch let refused as PlanRunRefused {
-                throw CLIError.usage(refused.description + "\nfix the config, or pass --replace to recreate changed syncs")
+                throw CLIError.usage(
+                    refused.description + "\nfix the config, or pass --replace to recreate changed syncs"
+                )
             }
         }
         PlanReportRenderer(asJSON: renderer.asJSONLines, isDryRun: dryRun).render(report)
@@ -106,7 +120,9 @@ struct PlanReportRenderer {
             renderPreview(report, status: status)
             return
         }
-        var rows = [["step", "status", "created", "updated", "deleted", "conflicts", "failed", "skipped", "requests", "time"]]
+        var rows = [
+            ["step", "status", "created", "updated", "deleted", "conflicts", "failed", "skipped", "requests", "time"]
+        ]
         for step in report.steps {
             let row = PlanStepLine(step)
             func count(_ value: Int?) -> String { value.map(String.init) ?? "-" }
@@ -123,7 +139,9 @@ struct PlanReportRenderer {
         }
         text += "\(status): \(report.steps.count) step(s)"
         let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
-        text += PlanStepResult.Status.allCases.compactMap { status in counts[status].map { ", \($0) \(status.rawValue)" } }.joined()
+        text += PlanStepResult.Status.allCases.compactMap { status in
+            counts[status].map { ", \($0) \(status.rawValue)" }
+        }.joined()
         if let usage = report.latestAPIUsage {
             text += "; " + APIUsageLine(usage).text
         }
@@ -133,7 +151,9 @@ struct PlanReportRenderer {
     /// The dry run's table: what each step would create / update / delete on the org and in the
     /// store, then the first affected records of each step.
     private func renderPreview(_ report: PlanRunReport, status: String) {
-        func triple(_ changes: SyncPreview.Changes) -> String { "\(changes.created)/\(changes.updated)/\(changes.deleted)" }
+        func triple(_ changes: SyncPreview.Changes) -> String {
+            "\(changes.created)/\(changes.updated)/\(changes.deleted)"
+        }
         var rows = [["step", "status", "org c/u/d", "store c/u/d", "conflicts", "skipped", "fetched", "requests"]]
         for step in report.steps {
             guard let preview = step.preview else {
@@ -141,7 +161,8 @@ struct PlanReportRenderer {
                 continue
             }
             rows.append([
-                step.step.id, step.status.rawValue, triple(preview.org), triple(preview.local), String(preview.conflicts),
+                step.step.id, step.status.rawValue, triple(preview.org), triple(preview.local),
+                String(preview.conflicts),
                 String(preview.skippedLocallyChanged + preview.skipped + preview.keptForOtherSyncs),
                 String(preview.fetched), String(preview.requests),
             ])
@@ -152,7 +173,8 @@ struct PlanReportRenderer {
             if let message = step.message, step.status != .done { text += "\(step.step.id): \(message)\n" }
             if let preview = step.preview, preview.targetKind == "parent_children" {
                 let children = preview.children
-                text += "\(step.step.id): of which children: org \(triple(children.org)), store \(triple(children.local))"
+                text +=
+                    "\(step.step.id): of which children: org \(triple(children.org)), store \(triple(children.local))"
                     + ", \(children.conflicts) conflict(s), \(children.fetched) fetched"
                     + (preview.parentsProtectedByChildren > 0
                         ? "; \(preview.parentsProtectedByChildren) parent(s) left for a changed child" : "") + "\n"
@@ -160,7 +182,8 @@ struct PlanReportRenderer {
             guard let preview = step.preview, !preview.items.isEmpty else { continue }
             text += "\(step.step.id):\n"
             for item in preview.items.prefix(10) {
-                text += "  \(item.side == .org ? "org  " : "store") \(item.action.rawValue) "
+                text +=
+                    "  \(item.side == .org ? "org  " : "store") \(item.action.rawValue) "
                     + "\(item.recordID ?? "(no id)")" + (item.entryID.map { " (entry \($0))" } ?? "")
                     + (item.isChild ? " child" : "") + "\n"
             }
@@ -176,11 +199,12 @@ struct PlanReportRenderer {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = ""
         for row in rows {
-            text += row.enumerated().map { column, cell in
-                column < 2
-                    ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ") + "\n"
+            text +=
+                row.enumerated().map { column, cell in
+                    column < 2
+                        ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                        : String(repeating: " ", count: widths[column] - cell.count) + cell
+                }.joined(separator: "  ") + "\n"
         }
         return text
     }
@@ -336,8 +360,12 @@ struct PreviewLine: Encodable {
         incremental = preview.isIncremental
         items = preview.items.map {
             Item(
-                side: $0.side.rawValue, action: $0.action.rawValue, recordId: $0.recordID, entryId: $0.entryID,
-                child: $0.isChild ? true : nil)
+                side: $0.side.rawValue,
+                action: $0.action.rawValue,
+                recordId: $0.recordID,
+                entryId: $0.entryID,
+                child: $0.isChild ? true : nil
+            )
         }
         itemsTruncated = preview.itemsTruncated
         if preview.targetKind == "parent_children" {

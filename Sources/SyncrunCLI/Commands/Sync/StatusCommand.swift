@@ -60,10 +60,13 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     static func text(_ state: StoredSyncState) -> String {
-        var line = "\(state.id)  \(state.name ?? "(unnamed)")  \(state.kind.rawValue)  \(state.soupName)  "
+        var line =
+            "\(state.id)  \(state.name ?? "(unnamed)")  \(state.kind.rawValue)  \(state.soupName)  "
             + "\(state.status.rawValue)  \(state.progress)%"
         if state.totalSize >= 0 { line += "  total \(state.totalSize)" }
-        if state.maxTimeStamp > 0 { line += "  watermark \(SalesforceDateTime.wireText(milliseconds: state.maxTimeStamp))" }
+        if state.maxTimeStamp > 0 {
+            line += "  watermark \(SalesforceDateTime.wireText(milliseconds: state.maxTimeStamp))"
+        }
         if !state.error.isEmpty { line += "\n    error: \(state.error)" }
         return line
     }

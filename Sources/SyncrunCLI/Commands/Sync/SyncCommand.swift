@@ -43,10 +43,16 @@ struct SyncCommand: AsyncParsableCommand {
                 let summary: SyncRunSummary
                 switch step.kind {
                 case .syncUp:
-                    summary = try await engine.syncUp(definition, replace: replace, stop: stop, events: events).runSummary
+                    summary = try await engine.syncUp(definition, replace: replace, stop: stop, events: events)
+                        .runSummary
                 case .syncDown:
                     summary = try await engine.syncDown(
-                        definition, full: full, replace: replace, stop: stop, events: events)
+                        definition,
+                        full: full,
+                        replace: replace,
+                        stop: stop,
+                        events: events
+                    )
                 case .cleanGhosts:
                     summary = try await engine.cleanGhosts(definition, stop: stop, events: events)
                 }

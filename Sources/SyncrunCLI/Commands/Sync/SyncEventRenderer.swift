@@ -1,5 +1,5 @@
-import OrgClient
 import Foundation
+import OrgClient
 import SyncEngine
 
 /// Renders the engine's events: a progress bar on a terminal (text format), otherwise one JSON
@@ -56,7 +56,8 @@ struct SyncEventRenderer: Sendable {
                     + "\(totals.skippedLocallyChanged) skipped (local changes), \(totals.deletedGhosts) ghost(s) deleted, "
                     + "\(totals.pages) page(s), \(totals.requests) request(s), \(totals.retries) retr\(totals.retries == 1 ? "y" : "ies"), "
                     + String(format: "%.2f s", Double(totals.durationMs) / 1000)
-                    + (totals.apiUsage.map { ", " + $0.text } ?? "") + "\n")
+                    + (totals.apiUsage.map { ", " + $0.text } ?? "") + "\n"
+            )
         }
     }
 
@@ -90,12 +91,14 @@ struct SyncEventRenderer: Sendable {
         var text = "\(summary.syncName): \(summary.status.rawValue)"
         switch summary.operation {
         case .syncDown:
-            text += " - \(summary.fetched) fetched, \(summary.saved) saved, \(summary.skippedLocallyChanged) skipped "
+            text +=
+                " - \(summary.fetched) fetched, \(summary.saved) saved, \(summary.skippedLocallyChanged) skipped "
                 + "(local changes), \(summary.pages) page(s)"
         case .cleanGhosts:
             text += " - \(summary.deletedGhosts) ghost(s) deleted, \(summary.pages) id page(s)"
         case .syncUp:
-            text += " - \(summary.created) created, \(summary.updated) updated, \(summary.deleted) deleted, "
+            text +=
+                " - \(summary.created) created, \(summary.updated) updated, \(summary.deleted) deleted, "
                 + "\(summary.conflicts) conflict(s), \(summary.failed) failed, \(summary.skipped) skipped"
         }
         text += ", \(summary.requests) request(s), \(summary.retries) retr\(summary.retries == 1 ? "y" : "ies")"
@@ -211,7 +214,9 @@ struct SyncEventLine: Encodable {
             error = summary.error
             apiUsage = summary.apiUsage.map(APIUsageLine.init)
             if summary.operation == .syncUp {
-                (fetched, saved, skippedLocallyChanged, deletedGhosts, pages, maxTimeStamp) = (nil, nil, nil, nil, nil, nil)
+                (fetched, saved, skippedLocallyChanged, deletedGhosts, pages, maxTimeStamp) = (
+                    nil, nil, nil, nil, nil, nil
+                )
                 created = summary.created
                 updated = summary.updated
                 deleted = summary.deleted

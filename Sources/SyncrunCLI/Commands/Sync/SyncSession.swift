@@ -23,7 +23,8 @@ struct SyncSession {
         for diagnostic in loaded.diagnostics { StandardStreams.writeError(diagnostic.description + "\n") }
         if loaded.hasErrors {
             throw CLIError.usage(
-                "the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details")
+                "the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details"
+            )
         }
         return loaded
     }
@@ -31,7 +32,8 @@ struct SyncSession {
     /// Runs `work`, which runs steps and returns their summaries; prints the totals and turns
     /// them into the exit status.
     func run(
-        _ work: @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws
+        _ work:
+            @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws
             -> [SyncRunSummary]
     ) async throws {
         let renderer = SyncEventRenderer(format: format)
@@ -42,13 +44,15 @@ struct SyncSession {
         if let failed {
             throw CLIError(
                 "sync '\(failed.syncName)' ended \(failed.status.rawValue)"
-                    + (failed.error.map { ": \($0)" } ?? ""))
+                    + (failed.error.map { ": \($0)" } ?? "")
+            )
         }
         if let withIssues {
             throw CLIError(
                 "sync '\(withIssues.syncName)' ended DONE but \(withIssues.conflicts) record(s) conflicted and "
                     + "\(withIssues.failed) failed; they stay marked local with the reason in '__last_error__' "
-                    + "('syncrun store get' shows them); fix them and run again")
+                    + "('syncrun store get' shows them); fix them and run again"
+            )
         }
     }
 
@@ -81,11 +85,13 @@ struct SyncSession {
         }
         if readOnly, let directory = org.localDirectory,
             !FileManager.default.fileExists(
-                atPath: URL(fileURLWithPath: directory).appendingPathComponent(OrgDatabase.fileName).path)
+                atPath: URL(fileURLWithPath: directory).appendingPathComponent(OrgDatabase.fileName).path
+            )
         {
             throw CLIError.usage(
                 "there is no local org in '\(directory)' yet, and a dry run creates nothing; run once without "
-                    + "--dry-run (with --seed FILE to load data), or create it with 'syncrun org seed'")
+                    + "--dry-run (with --seed FILE to load data), or create it with 'syncrun org seed'"
+            )
         }
         let project = try ProjectContext.load(configDirectory: store.config.configDirectory)
         return try await org.withConnection(project: project, logger: Self.logger) { connection in
@@ -99,7 +105,8 @@ struct SyncSession {
             for state in recovered {
                 StandardStreams.writeError(
                     "warning: sync '\(state.name ?? String(state.id))' was left RUNNING by a process that is gone; "
-                        + "marked STOPPED\n")
+                        + "marked STOPPED\n"
+                )
             }
             let stop = StopSignal()
             let stopper = SignalStopper(stop: stop)
