@@ -24,7 +24,11 @@ public struct OrgChecker: Sendable {
                 let index = map.syncIndex(at: location)
             else { continue }
             var context = SyncContext(
-                shape: shape, map: map, base: [.key("syncs"), .index(index)], report: report)
+                shape: shape,
+                map: map,
+                base: [.key("syncs"), .index(index)],
+                report: report
+            )
             switch sync.target {
             case .down(let target):
                 context.checkDown(target)
@@ -116,7 +120,10 @@ struct CheckReport {
     }
 
     mutating func add(
-        _ severity: Diagnostic.Severity, _ code: Diagnostic.Code, map: ConfigSourceMap, at position: CheckPosition,
+        _ severity: Diagnostic.Severity,
+        _ code: Diagnostic.Code,
+        map: ConfigSourceMap,
+        at position: CheckPosition,
         _ message: String
     ) {
         let location =
@@ -125,8 +132,12 @@ struct CheckReport {
             case .inString(let steps, let offset): map.location(of: steps, utf8Offset: offset)
             }
         let diagnostic = Diagnostic(
-            location: location, severity: severity, path: ConfigSourceMap.pathText(position.steps), code: code,
-            message: message)
+            location: location,
+            severity: severity,
+            path: ConfigSourceMap.pathText(position.steps),
+            code: code,
+            message: message
+        )
         if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
     }
 

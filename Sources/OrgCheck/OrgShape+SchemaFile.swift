@@ -33,7 +33,8 @@ extension OrgShape {
                         "developerName": .string(recordType.developerName), "name": .string(recordType.name),
                         "active": .bool(recordType.isActive), "default": .bool(recordType.isDefault),
                     ])
-                })
+                }
+            )
         }
         return .object(json)
     }

@@ -151,19 +151,24 @@ extension ObjectShape {
                 return nil
             }
             return ChildRelationshipShape(
-                childObject: child, field: field, relationshipName: item["relationshipName"]?.stringValue,
+                childObject: child,
+                field: field,
+                relationshipName: item["relationshipName"]?.stringValue,
                 isCascadeDelete: item["cascadeDelete"]?.boolValue ?? false,
-                isRestrictedDelete: item["restrictedDelete"]?.boolValue ?? false)
+                isRestrictedDelete: item["restrictedDelete"]?.boolValue ?? false
+            )
         }
         recordTypes = (value["recordTypeInfos"]?.arrayValue ?? []).compactMap { info in
             guard info["master"]?.boolValue != true, let developerName = info["developerName"]?.stringValue else {
                 return nil
             }
             return RecordTypeShape(
-                developerName: developerName, name: info["name"]?.stringValue ?? developerName,
+                developerName: developerName,
+                name: info["name"]?.stringValue ?? developerName,
                 isActive: info["active"]?.boolValue ?? true,
                 isDefault: info["defaultRecordTypeMapping"]?.boolValue ?? false,
-                recordTypeID: info["recordTypeId"]?.stringValue)
+                recordTypeID: info["recordTypeId"]?.stringValue
+            )
         }
     }
 }

@@ -31,8 +31,13 @@ extension OrgShape {
                 if left != nil || right != nil {
                     differences.append(
                         ShapeDifference(
-                            object: left?.name ?? right?.name ?? name, field: nil, property: "exists",
-                            a: .bool(left != nil), b: .bool(right != nil)))
+                            object: left?.name ?? right?.name ?? name,
+                            field: nil,
+                            property: "exists",
+                            a: .bool(left != nil),
+                            b: .bool(right != nil)
+                        )
+                    )
                 }
                 continue
             }
@@ -44,8 +49,13 @@ extension OrgShape {
             if recordTypesA != recordTypesB {
                 differences.append(
                     ShapeDifference(
-                        object: left.name, field: nil, property: "recordTypes", a: .array(recordTypesA),
-                        b: .array(recordTypesB)))
+                        object: left.name,
+                        field: nil,
+                        property: "recordTypes",
+                        a: .array(recordTypesA),
+                        b: .array(recordTypesB)
+                    )
+                )
             }
             var fieldNames = left.fields.map(\.name)
             for field in right.fields where left.field(named: field.name) == nil { fieldNames.append(field.name) }
@@ -55,13 +65,19 @@ extension OrgShape {
                 guard let fieldA, let fieldB else {
                     differences.append(
                         ShapeDifference(
-                            object: left.name, field: fieldName, property: "exists", a: .bool(fieldA != nil),
-                            b: .bool(fieldB != nil)))
+                            object: left.name,
+                            field: fieldName,
+                            property: "exists",
+                            a: .bool(fieldA != nil),
+                            b: .bool(fieldB != nil)
+                        )
+                    )
                     continue
                 }
                 for (property, a, b) in Self.fieldProperties(fieldA, fieldB) where a != b {
                     differences.append(
-                        ShapeDifference(object: left.name, field: fieldA.name, property: property, a: a, b: b))
+                        ShapeDifference(object: left.name, field: fieldA.name, property: property, a: a, b: b)
+                    )
                 }
             }
         }

@@ -33,8 +33,13 @@ struct SyncContext {
             checkFieldlistTarget(sobjectType: refresh.sobjectType, fieldlist: refresh.fieldlist)
         case .parentChildren(let target):
             checkParentChildren(
-                parent: target.parent, children: target.children, relationshipType: target.relationshipType,
-                parentFields: target.parentFieldlist, childFields: target.childrenFieldlist, isUp: false)
+                parent: target.parent,
+                children: target.children,
+                relationshipType: target.relationshipType,
+                parentFields: target.parentFieldlist,
+                childFields: target.childrenFieldlist,
+                isUp: false
+            )
         default:
             break
         }
@@ -59,7 +64,8 @@ struct SyncContext {
                     error(
                         .relationshipMismatch,
                         at: .inString(queryPath, utf8Offset: subquery.objectRange?.utf8Offset ?? objectOffset),
-                        "'\(object.name)' has no child relationship '\(name)' in this org")
+                        "'\(object.name)' has no child relationship '\(name)' in this org"
+                    )
                 }
             case .count:
                 break
@@ -75,7 +81,10 @@ struct SyncContext {
     }
 
     private mutating func checkCondition(
-        _ condition: SOQLCondition, query: SOQLQuery, on object: ObjectShape, in queryPath: [ConfigSourceMap.Step]
+        _ condition: SOQLCondition,
+        query: SOQLQuery,
+        on object: ObjectShape,
+        in queryPath: [ConfigSourceMap.Step]
     ) {
         switch condition {
         case .and(let operands), .or(let operands):
@@ -97,12 +106,18 @@ struct SyncContext {
 
     /// A field path of the query, `Name` or `Account.Owner.Name`, resolved through relationships.
     private mutating func checkSOQLPath(
-        _ path: SOQLFieldPath, query: SOQLQuery, on object: ObjectShape, in queryPath: [ConfigSourceMap.Step]
+        _ path: SOQLFieldPath,
+        query: SOQLQuery,
+        on object: ObjectShape,
+        in queryPath: [ConfigSourceMap.Step]
     ) {
         let unqualified = query.objectQualifier.map { path.unqualified(by: $0) } ?? path
         let offset = path.sourceRange?.utf8Offset ?? 0
         checkFieldPath(
-            unqualified.text, on: object, at: .inString(queryPath, utf8Offset: offset))
+            unqualified.text,
+            on: object,
+            at: .inString(queryPath, utf8Offset: offset)
+        )
     }
 
     /// A dotted field path on `object` (relationship names, then a field).
@@ -116,17 +131,22 @@ struct SyncContext {
             }
             guard let reference = current.field(relationshipName: component) else {
                 if let suggestion = Self.namespaceAlternative(
-                    component, among: current.fields.compactMap(\.relationshipName))
-                {
+                    component,
+                    among: current.fields.compactMap(\.relationshipName)
+                ) {
                     error(
-                        .namespaceMismatch, at: position,
+                        .namespaceMismatch,
+                        at: position,
                         "relationship '\(component)' does not exist on '\(current.name)'; "
-                            + "did you mean '\(suggestion)'? (namespace prefix)")
+                            + "did you mean '\(suggestion)'? (namespace prefix)"
+                    )
                 } else {
                     error(
-                        .unknownField, at: position,
+                        .unknownField,
+                        at: position,
                         "relationship '\(component)' does not exist on '\(current.name)' "
-                            + "or is not visible to the current user")
+                            + "or is not visible to the current user"
+                    )
                 }
                 return
             }
@@ -137,8 +157,10 @@ struct SyncContext {
 
     private mutating func checkLiteralID(_ value: SOQLValue, in queryPath: [ConfigSourceMap.Step]) {
         guard case .string(let text) = value, text.count == 15 || text.count == 18,
-            text.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || (("g"..."z").contains($0))
-                || ("G"..."Z").contains($0) })
+            text.unicodeScalars.allSatisfy({
+                $0.properties.isASCIIHexDigit || (("g"..."z").contains($0))
+                    || ("G"..."Z").contains($0)
+            })
         else { return }
         let prefix = String(text.prefix(3))
         let isRecordType = prefix == "012"
@@ -147,11 +169,13 @@ struct SyncContext {
         let what = isRecordType ? "a RecordType id" : "a '\(owner?.name ?? "")' id"
         let offset = currentQuery.flatMap { Self.utf8Offset(of: "'" + text + "'", in: $0) } ?? 0
         warning(
-            .orgSpecificID, at: .inString(queryPath, utf8Offset: offset),
+            .orgSpecificID,
+            at: .inString(queryPath, utf8Offset: offset),
             "'\(text)' is \(what), valid in one org only; "
                 + (isRecordType
                     ? "filter on RecordType.DeveloperName instead"
-                    : "select the record by a field that is the same in every org"))
+                    : "select the record by a field that is the same in every org")
+        )
     }
 
     /// The query text being checked (set by the SOQL check for literal positions).
@@ -169,22 +193,36 @@ struct SyncContext {
         }
     }
 
-    private mutating func checkIDAndDate(_ object: ObjectShape, idFieldName: String, dateFieldName: String) {
-        _ = requireField(idFieldName, on: object, at: .value(steps("target", "idFieldName")))
-        let datePosition = CheckPosition.value(steps("target", "modificationDateFieldName"))
+    /// `idFieldName` exists; `modificationDateFieldName` exists and is a datetime (under `target`,
+    /// or under `target.<info>` for a parent / children info).
+    private mutating func checkIDAndDate(
+        _ object: ObjectShape,
+        idFieldName: String,
+        dateFieldName: String,
+        info: String? = nil
+    ) {
+        let prefix = steps("target") + (info.map { [.key($0)] } ?? [])
+        _ = requireField(idFieldName, on: object, at: .value(prefix + [.key("idFieldName")]))
+        let datePosition = CheckPosition.value(prefix + [.key("modificationDateFieldName")])
         if let field = requireField(dateFieldName, on: object, at: datePosition), field.type != "datetime" {
             error(
-                .notDatetime, at: datePosition,
+                .notDatetime,
+                at: datePosition,
                 "'\(object.name).\(field.name)' is a \(field.type) field, not a datetime; "
-                    + "modificationDateFieldName must name a datetime field such as 'LastModifiedDate'")
+                    + "modificationDateFieldName must name a datetime field such as 'LastModifiedDate'"
+            )
         }
     }
 
     // MARK: - Parent / children
 
     private mutating func checkParentChildren(
-        parent: ParentInfo, children: ChildrenInfo, relationshipType: RelationshipType,
-        parentFields: [String], childFields: [String], isUp: Bool
+        parent: ParentInfo,
+        children: ChildrenInfo,
+        relationshipType: RelationshipType,
+        parentFields: [String],
+        childFields: [String],
+        isUp: Bool
     ) {
         let parentObject = requireObject(parent.sobjectType, at: .value(steps("target", "parent", "sobjectType")))
         let childObject = requireObject(children.sobjectType, at: .value(steps("target", "children", "sobjectType")))
@@ -200,6 +238,22 @@ struct SyncContext {
                 checkFieldPath(field, on: childObject, at: .value(steps("target", childListKey) + [.index(index)]))
             }
         }
+        if let parentObject, !isUp {
+            checkIDAndDate(
+                parentObject,
+                idFieldName: parent.idFieldName,
+                dateFieldName: parent.modificationDateFieldName,
+                info: "parent"
+            )
+        }
+        if let childObject, !isUp {
+            checkIDAndDate(
+                childObject,
+                idFieldName: children.idFieldName,
+                dateFieldName: children.modificationDateFieldName,
+                info: "children"
+            )
+        }
         guard let parentObject, let childObject else { return }
         let fieldPosition = CheckPosition.value(steps("target", "children", "parentIdFieldName"))
         guard let childField = requireField(children.parentIdFieldName, on: childObject, at: fieldPosition) else {
@@ -209,9 +263,11 @@ struct SyncContext {
             let quoted = childField.referenceTo.map { "'\($0)'" }.joined(separator: ", ")
             let targets = quoted.isEmpty ? "nothing" : quoted
             error(
-                .relationshipMismatch, at: fieldPosition,
+                .relationshipMismatch,
+                at: fieldPosition,
                 "'\(childObject.name).\(childField.name)' does not point at '\(parentObject.name)' in this org "
-                    + "(it points at \(targets))")
+                    + "(it points at \(targets))"
+            )
             return
         }
         let relationship = parentObject.childRelationships.first {
@@ -222,18 +278,22 @@ struct SyncContext {
         if relationship?.relationshipName?.lowercased() != children.sobjectTypePlural.lowercased() {
             let actual = relationship?.relationshipName.map { "'\($0)'" } ?? "no relationship name"
             error(
-                .relationshipMismatch, at: pluralPosition,
+                .relationshipMismatch,
+                at: pluralPosition,
                 "'\(parentObject.name)' has no child relationship '\(children.sobjectTypePlural)' through "
                     + "'\(childObject.name).\(childField.name)' in this org (the org calls it \(actual)); "
-                    + "sobjectTypePlural must be the child relationship name")
+                    + "sobjectTypePlural must be the child relationship name"
+            )
         }
         let isMasterDetail = childField.isCascadeDelete || childField.relationshipOrder != nil
         if (relationshipType == .masterDetail) != isMasterDetail {
             error(
-                .relationshipMismatch, at: .value(steps("target", "relationshipType")),
+                .relationshipMismatch,
+                at: .value(steps("target", "relationshipType")),
                 "relationshipType is '\(relationshipType.rawValue)' but '\(childObject.name).\(childField.name)' is a "
                     + (isMasterDetail ? "master-detail field (cascadeDelete)" : "lookup (no cascadeDelete)")
-                    + " in this org; use '\(isMasterDetail ? "MASTER_DETAIL" : "LOOKUP")'")
+                    + " in this org; use '\(isMasterDetail ? "MASTER_DETAIL" : "LOOKUP")'"
+            )
         }
     }
 
@@ -242,30 +302,54 @@ struct SyncContext {
     mutating func checkUp(_ target: SyncUpTarget, sync: SyncDefinition, object objectName: String?) {
         if let info = target.parentChildren {
             checkParentChildren(
-                parent: info.parent, children: info.children, relationshipType: info.relationshipType,
-                parentFields: [], childFields: [], isUp: true)
+                parent: info.parent,
+                children: info.children,
+                relationshipType: info.relationshipType,
+                parentFields: [],
+                childFields: [],
+                isUp: true
+            )
             if let parent = shape.object(named: info.parent.sobjectType) {
                 checkWriteLists(
-                    create: target.createFieldlist, createKey: "createFieldlist", update: target.updateFieldlist,
-                    updateKey: "updateFieldlist", fieldlist: sync.options.fieldlist, on: parent)
+                    create: target.createFieldlist,
+                    createKey: "createFieldlist",
+                    update: target.updateFieldlist,
+                    updateKey: "updateFieldlist",
+                    fieldlist: sync.options.fieldlist,
+                    on: parent
+                )
                 checkExternalID(
-                    info.parent.externalIdFieldName, on: parent, at: steps("target", "parent", "externalIdFieldName"))
+                    info.parent.externalIdFieldName,
+                    on: parent,
+                    at: steps("target", "parent", "externalIdFieldName")
+                )
             }
             if let child = shape.object(named: info.children.sobjectType) {
                 checkWriteLists(
-                    create: info.childrenCreateFieldlist, createKey: "childrenCreateFieldlist",
-                    update: info.childrenUpdateFieldlist, updateKey: "childrenUpdateFieldlist", fieldlist: nil,
-                    on: child)
+                    create: info.childrenCreateFieldlist,
+                    createKey: "childrenCreateFieldlist",
+                    update: info.childrenUpdateFieldlist,
+                    updateKey: "childrenUpdateFieldlist",
+                    fieldlist: nil,
+                    on: child
+                )
                 checkExternalID(
-                    info.children.externalIdFieldName, on: child,
-                    at: steps("target", "children", "externalIdFieldName"))
+                    info.children.externalIdFieldName,
+                    on: child,
+                    at: steps("target", "children", "externalIdFieldName")
+                )
             }
             return
         }
         guard let objectName, let object = shape.object(named: objectName) else { return }
         checkWriteLists(
-            create: target.createFieldlist, createKey: "createFieldlist", update: target.updateFieldlist,
-            updateKey: "updateFieldlist", fieldlist: sync.options.fieldlist, on: object)
+            create: target.createFieldlist,
+            createKey: "createFieldlist",
+            update: target.updateFieldlist,
+            updateKey: "updateFieldlist",
+            fieldlist: sync.options.fieldlist,
+            on: object
+        )
         checkExternalID(target.externalIdFieldName, on: object, at: steps("target", "externalIdFieldName"))
         if sync.options.mergeMode == .leaveIfChanged {
             checkIDAndDate(object, idFieldName: target.idFieldName, dateFieldName: target.modificationDateFieldName)
@@ -273,7 +357,11 @@ struct SyncContext {
     }
 
     private mutating func checkWriteLists(
-        create: [String]?, createKey: String, update: [String]?, updateKey: String, fieldlist: [String]?,
+        create: [String]?,
+        createKey: String,
+        update: [String]?,
+        updateKey: String,
+        fieldlist: [String]?,
         on object: ObjectShape
     ) {
         let listPath = steps("options", "fieldlist")
@@ -286,17 +374,21 @@ struct SyncContext {
                 let position = CheckPosition.value(path + [.index(index)])
                 if let field = requireField(name, on: object, at: position), !field.isCreateable {
                     error(
-                        .fieldNotCreateable, at: position,
+                        .fieldNotCreateable,
+                        at: position,
                         "'\(object.name).\(field.name)' is not createable in this org (read-only, formula, "
-                            + "auto-number or hidden by field-level security); remove it from the create field list")
+                            + "auto-number or hidden by field-level security); remove it from the create field list"
+                    )
                 }
             }
             let listed = Set(fields.map { $0.lowercased() })
             for field in object.fields where field.isRequiredOnCreate && !listed.contains(field.name.lowercased()) {
                 warning(
-                    .requiredFieldMissing, at: .value(path),
+                    .requiredFieldMissing,
+                    at: .value(path),
                     "'\(object.name).\(field.name)' is required on create in this org but is not in the create "
-                        + "field list; creates will fail with REQUIRED_FIELD_MISSING unless every record sets it")
+                        + "field list; creates will fail with REQUIRED_FIELD_MISSING unless every record sets it"
+                )
             }
         }
         if let updateList {
@@ -305,9 +397,11 @@ struct SyncContext {
                 let position = CheckPosition.value(path + [.index(index)])
                 if let field = requireField(name, on: object, at: position), !field.isUpdateable {
                     error(
-                        .fieldNotUpdateable, at: position,
+                        .fieldNotUpdateable,
+                        at: position,
                         "'\(object.name).\(field.name)' is not updateable in this org; remove it from the update "
-                            + "field list")
+                            + "field list"
+                    )
                 }
             }
         }
@@ -317,9 +411,11 @@ struct SyncContext {
         guard let name, let field = requireField(name, on: object, at: .value(path)) else { return }
         if !field.isExternalID && !field.isIDLookup {
             error(
-                .notExternalID, at: .value(path),
+                .notExternalID,
+                at: .value(path),
                 "'\(object.name).\(field.name)' is neither an external id nor an idLookup field in this org; "
-                    + "upserts by it will fail")
+                    + "upserts by it will fail"
+            )
         }
     }
 
@@ -334,28 +430,38 @@ struct SyncContext {
         }
         if let suggestion = Self.namespaceAlternative(name, among: shape.objects.map(\.name)) {
             error(
-                .namespaceMismatch, at: position,
-                "sObject '\(name)' does not exist in this org; did you mean '\(suggestion)'? (namespace prefix)")
+                .namespaceMismatch,
+                at: position,
+                "sObject '\(name)' does not exist in this org; did you mean '\(suggestion)'? (namespace prefix)"
+            )
         } else {
             error(
-                .unknownObject, at: position,
-                "sObject '\(name)' does not exist in this org or is not visible to the current user")
+                .unknownObject,
+                at: position,
+                "sObject '\(name)' does not exist in this org or is not visible to the current user"
+            )
         }
         return nil
     }
 
     private mutating func requireField(
-        _ name: String, on object: ObjectShape, at position: CheckPosition
+        _ name: String,
+        on object: ObjectShape,
+        at position: CheckPosition
     ) -> FieldShape? {
         if let field = object.field(named: name) { return field }
         if let suggestion = Self.namespaceAlternative(name, among: object.fields.map(\.name)) {
             error(
-                .namespaceMismatch, at: position,
-                "field '\(name)' does not exist on '\(object.name)'; did you mean '\(suggestion)'? (namespace prefix)")
+                .namespaceMismatch,
+                at: position,
+                "field '\(name)' does not exist on '\(object.name)'; did you mean '\(suggestion)'? (namespace prefix)"
+            )
         } else {
             error(
-                .unknownField, at: position,
-                "field '\(name)' does not exist on '\(object.name)' or is not visible to the current user")
+                .unknownField,
+                at: position,
+                "field '\(name)' does not exist on '\(object.name)' or is not visible to the current user"
+            )
         }
         return nil
     }

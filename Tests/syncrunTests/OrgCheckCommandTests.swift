@@ -174,10 +174,13 @@ import Testing
         try await TemporaryDirectory.with(prefix: "org-check") { directory in
             try Self.writeProject(in: directory)
             let result = try SyncrunProcess.run(
-                ["org", "check", "--schema-file", "b.json", "--format", "json"], in: directory)
+                ["org", "check", "--schema-file", "b.json", "--format", "json"],
+                in: directory
+            )
             #expect(result.status == 1)
             let array = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            )
             #expect(array.count == 10)
             #expect(Set(array.compactMap { $0["code"] as? String }).count == 10)
             let keys = Set(array.flatMap { $0.keys })
@@ -192,7 +195,8 @@ import Testing
             try await LocalOrgFixture.with(schema: schema) { org in
                 let result = try await SyncrunProcess.runOffThePool(
                     ["org", "check", "--org", org.baseURL.absoluteString, "--access-token", org.accessToken],
-                    in: directory)
+                    in: directory
+                )
                 #expect(result.status == 1, "\(result.stderr)")
                 #expect(result.stdout.split(separator: "\n").map(String.init) == Self.expectedAgainstB)
             }
@@ -206,7 +210,9 @@ import Testing
             #expect(missing.status == 2)
             #expect(missing.stderr.contains("the schema file 'nope.json' does not exist"))
             let both = try SyncrunProcess.run(
-                ["org", "check", "--schema-file", "a.json", "--org", "local:x"], in: directory)
+                ["org", "check", "--schema-file", "a.json", "--org", "local:x"],
+                in: directory
+            )
             #expect(both.status == 2)
         }
     }
@@ -221,7 +227,9 @@ import Testing
                     [
                         "org", "schema", "pull", "--org", org.baseURL.absoluteString, "--access-token", org.accessToken,
                         "--output", "pulled.json",
-                    ], in: directory)
+                    ],
+                    in: directory
+                )
                 #expect(pull.status == 0, "\(pull.stderr)")
             }
             let offline = try SyncrunProcess.run(["org", "check", "--schema-file", "pulled.json"], in: directory)
@@ -241,11 +249,14 @@ import Testing
                     [
                         "org", "schema", "pull", "--org", org.baseURL.absoluteString, "--access-token", org.accessToken,
                         "--output", "again.json",
-                    ], in: directory)
+                    ],
+                    in: directory
+                )
                 #expect(again.status == 0, "\(again.stderr)")
                 let checked = try await SyncrunProcess.runOffThePool(
                     ["org", "check", "--org", org.baseURL.absoluteString, "--access-token", org.accessToken],
-                    in: directory)
+                    in: directory
+                )
                 #expect(checked.stdout == offline.stdout)
             }
             #expect(try Data(contentsOf: directory.appendingPathComponent("again.json")) == first)
@@ -257,10 +268,12 @@ import Testing
             try Self.writeProject(in: directory)
             let result = try SyncrunProcess.run(
                 ["org", "diff", "--schema-file", "a.json", "--against-schema-file", "b.json", "--format", "json"],
-                in: directory)
+                in: directory
+            )
             #expect(result.status == 1, "\(result.stderr)")
             let document = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            )
             let differences = try #require(document["differences"] as? [[String: Any]])
             func has(_ object: String, _ field: String?, _ property: String, _ a: String, _ b: String) -> Bool {
                 differences.contains { difference in
@@ -279,13 +292,16 @@ import Testing
                 differences.contains {
                     $0["object"] as? String == "Account" && $0["property"] as? String == "recordTypes"
                         && ($0["a"] as? [String]) == ["Business", "Partner"] && ($0["b"] as? [String]) == ["Business"]
-                })
+                }
+            )
             let breaks = try #require(document["breaks"] as? [[String: Any]])
             #expect(breaks.count == 10)
             #expect(breaks.contains { $0["code"] as? String == "namespace-mismatch" })
 
             let same = try SyncrunProcess.run(
-                ["org", "diff", "--schema-file", "a.json", "--against-schema-file", "a.json"], in: directory)
+                ["org", "diff", "--schema-file", "a.json", "--against-schema-file", "a.json"],
+                in: directory
+            )
             #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
             #expect(same.stdout.hasSuffix("[org-specific-id]\n0 differences, 0 breaks on B\n"), "\(same.stdout)")
         }

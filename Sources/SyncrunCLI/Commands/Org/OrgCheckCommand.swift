@@ -37,7 +37,10 @@ struct OrgCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let checked = try await OrgCheckRun.check(
-            config: config, org: schemaFile == nil ? org : nil, schemaFile: schemaFile)
+            config: config,
+            org: schemaFile == nil ? org : nil,
+            schemaFile: schemaFile
+        )
         try OrgCheckRun.print(checked.diagnostics, format: format, files: checked.files)
         if checked.diagnostics.contains(where: \.isError) {
             throw ExitCode(CLIError.failureExitCode)
@@ -80,7 +83,7 @@ enum OrgCheckRun {
             for diagnostic in loaded.diagnostics where diagnostic.isError {
                 StandardStreams.writeError(DiagnosticText.line(diagnostic) + "\n")
             }
-            throw CLIError("the config has errors; fix them first (see 'syncrun validate')")
+            throw CLIError.usage("the config has errors; fix them first (see 'syncrun validate')")
         }
         var maps: [String: ConfigSourceMap] = [:]
         for url in [files.userStore, files.userSyncs, files.globalStore, files.globalSyncs].compactMap({ $0 }) {

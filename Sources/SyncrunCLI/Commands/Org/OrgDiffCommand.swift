@@ -45,9 +45,16 @@ struct OrgDiffCommand: AsyncParsableCommand {
 
     func run() async throws {
         let checked = try await OrgCheckRun.check(
-            config: config, org: try againstOrg.map(Self.orgOptions), schemaFile: againstSchemaFile)
+            config: config,
+            org: try againstOrg.map(Self.orgOptions),
+            schemaFile: againstSchemaFile
+        )
         let shapeA = try await OrgCheckRun.shape(
-            org: schemaFile == nil ? org : nil, schemaFile: schemaFile, config: config, names: checked.objectNames)
+            org: schemaFile == nil ? org : nil,
+            schemaFile: schemaFile,
+            config: config,
+            names: checked.objectNames
+        )
         let differences = shapeA.differences(from: checked.shape, objects: checked.objectNames)
         switch format {
         case .json:

@@ -32,7 +32,10 @@ enum OrgShapeSource {
     /// The shape of a live org for `names` (and, for a name the org lacks, its namespaced or
     /// unnamespaced form), plus the objects their reference fields point to when `followReferences`.
     static func shape(
-        org options: OrgOptions, project: ProjectContext?, names: [String], followReferences: Bool
+        org options: OrgOptions,
+        project: ProjectContext?,
+        names: [String],
+        followReferences: Bool
     ) async throws -> OrgShape {
         let logger = Logger(label: "syncrun", factory: { _ in SwiftLogNoOpLogHandler() })
         return try await options.withOrgClient(project: project, logger: logger) { client in
