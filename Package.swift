@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LocalOrg", targets: ["LocalOrg"]),
         .library(name: "OrgAccess", targets: ["OrgAccess"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
+        .library(name: "OrgCheck", targets: ["OrgCheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -104,6 +105,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // `org check` / `org diff`: an org's shape (from describe) and the config checked against it.
+        .target(name: "OrgCheck", dependencies: ["JSONCore", "SOQL", "SyncConfig"]),
         // Sync down / up / resync / clean ghosts.
         .target(
             name: "SyncEngine",
@@ -117,7 +120,7 @@ let package = Package(
             name: "SyncrunCLI",
             dependencies: [
                 "JSONCore", "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "OrgAccess",
-                "LocalOrg", "SyncEngine",
+                "LocalOrg", "SyncEngine", "OrgCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -63,9 +63,9 @@ struct ValidateCommandTests {
             #expect(run.status == 1)
             #expect(
                 run.stdout == """
-                    usersyncs.json:2:3: warning: syncs[0]: no 'mergeMode' in 'options'; using 'OVERWRITE' (set "mergeMode" to "OVERWRITE" or "LEAVE_IF_CHANGED" to make the choice explicit)
-                    usersyncs.json:2:55: error: syncs[0].soupName: soup 'acounts' is not declared in 'userstore.json'; did you mean 'accounts'?
-                    usersyncs.json:4:73: error: syncs[1].target.query: invalid SOQL: expected an object name after 'FROM', found end of query
+                    usersyncs.json:2:3: warning: syncs[0]: no 'mergeMode' in 'options'; using 'OVERWRITE' (set "mergeMode" to "OVERWRITE" or "LEAVE_IF_CHANGED" to make the choice explicit) [missing-merge-mode]
+                    usersyncs.json:2:55: error: syncs[0].soupName: soup 'acounts' is not declared in 'userstore.json'; did you mean 'accounts'? [undeclared-soup]
+                    usersyncs.json:4:73: error: syncs[1].target.query: invalid SOQL: expected an object name after 'FROM', found end of query [soql-syntax]
                     2 errors, 1 warning in 2 files
 
                     """

@@ -109,5 +109,27 @@ extension Diagnostic {
         /// SOQL that parses but that a Salesforce org refuses (semi-join restrictions, qualified
         /// object names outside a child sub-query).
         public static let soqlOrgRefuses = Code(rawValue: "soql-org-refuses")
+
+        // Org checks (`syncrun org check`): the config against an org's describe.
+        /// An sObject the org does not have, or that is not visible or not queryable.
+        public static let unknownObject = Code(rawValue: "unknown-object")
+        /// A field the object does not have or that is not visible to the current user.
+        public static let unknownField = Code(rawValue: "unknown-field")
+        /// A field in a create list that the org does not let a create set.
+        public static let fieldNotCreateable = Code(rawValue: "field-not-createable")
+        /// A field in an update list that the org does not let an update set.
+        public static let fieldNotUpdateable = Code(rawValue: "field-not-updateable")
+        /// A field required on create that the create list leaves out (warning).
+        public static let requiredFieldMissing = Code(rawValue: "required-field-missing")
+        /// `externalIdFieldName` is neither an external id nor an idLookup field.
+        public static let notExternalID = Code(rawValue: "not-external-id")
+        /// A parent/children relationship the org's describe does not agree with.
+        public static let relationshipMismatch = Code(rawValue: "relationship-mismatch")
+        /// `modificationDateFieldName` is not a datetime field.
+        public static let notDatetime = Code(rawValue: "not-datetime")
+        /// A literal record id (a RecordType id above all) that is only valid in one org (warning).
+        public static let orgSpecificID = Code(rawValue: "org-specific-id")
+        /// A name that exists in the org only with (or without) a namespace prefix.
+        public static let namespaceMismatch = Code(rawValue: "namespace-mismatch")
     }
 }

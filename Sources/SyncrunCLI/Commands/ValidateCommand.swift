@@ -8,7 +8,7 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check config files and report every problem, compiler style.",
         discussion: """
-            Prints one line per problem, FILE:LINE:COLUMN: error|warning: PATH: message, then a \
+            Prints one line per problem, FILE:LINE:COLUMN: error|warning: PATH: message [code], then a \
             summary. Exit status: 0 clean or warnings only, 1 any error, 2 usage error.
             """
     )
@@ -50,7 +50,7 @@ private struct DiagnosticsReport {
         var output = ""
         var sources: [String: [Substring]] = [:]
         for diagnostic in loaded.diagnostics {
-            output += diagnostic.description + "\n"
+            output += DiagnosticText.line(diagnostic) + "\n"
             guard showsSource else { continue }
             if sources[diagnostic.file] == nil {
                 let text = (try? String(contentsOfFile: diagnostic.file, encoding: .utf8)) ?? ""
@@ -80,5 +80,13 @@ private struct DiagnosticsReport {
 
     private static func count(_ value: Int, _ noun: String) -> String {
         "\(value) \(noun)\(value == 1 ? "" : "s")"
+    }
+}
+
+/// How `validate` and `org check` print one diagnostic: `FILE:LINE:COL: error|warning: PATH: message [code]`,
+/// the code last as linters print their rule ids (the code is what `docs/diagnostics.md` lists).
+enum DiagnosticText {
+    static func line(_ diagnostic: Diagnostic) -> String {
+        diagnostic.description + " [\(diagnostic.code.rawValue)]"
     }
 }

@@ -7,7 +7,7 @@ struct OrgCommand: AsyncParsableCommand {
         abstract: "Run and manage an embedded local org that speaks the Salesforce REST API.",
         subcommands: [
             OrgServeCommand.self, OrgSeedCommand.self, OrgExportCommand.self, OrgQueryCommand.self,
-            OrgWhoamiCommand.self,
+            OrgWhoamiCommand.self, OrgCheckCommand.self, OrgSchemaCommand.self, OrgDiffCommand.self,
         ]
     )
 }

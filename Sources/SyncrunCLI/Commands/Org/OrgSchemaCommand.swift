@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import LocalOrg
+import OrgCheck
+
+/// `syncrun org schema`: org schema files.
+struct OrgSchemaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Pull an org's shape into a schema file.",
+        subcommands: [OrgSchemaPullCommand.self]
+    )
+}
+
+/// `syncrun org schema pull`: the objects a config uses, as a local org schema file.
+struct OrgSchemaPullCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pull",
+        abstract: "Write a schema file with the shape of the objects a config uses.",
+        discussion: """
+            Writes the objects the config uses (or --objects), the objects their reference fields point to (one \
+            level), and User, Organization and RecordType, in the local org's exact-mode schema format: keys sorted, \
+            no ids, no timestamps. 'local:DIR --schema FILE' then behaves like that org's shape, and \
+            'org check --schema-file FILE' checks a config offline.
+            """
+    )
+
+    @OptionGroup var org: OrgOptions
+
+    @OptionGroup var config: ConfigOptions
+
+    @Option(help: ArgumentHelp("Comma-separated sObjects to pull instead of the config's.", valueName: "A,B"))
+    var objects: String?
+
+    @Option(help: ArgumentHelp("The schema file to write.", valueName: "file"))
+    var output: String
+
+    func run() async throws {
+        var names: [String]
+        if let objects {
+            names = objects.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        } else {
+            let (loaded, _) = try OrgCheckRun.load(config)
+            names = OrgChecker.objectNames(of: loaded)
+        }
+        names += ["User", "Organization", "RecordType"]
+        let project = try ProjectContext.load(configDirectory: config.configDirectory)
+        let shape = try await OrgShapeSource.shape(org: org, project: project, names: names, followReferences: true)
+        let document = Data(shape.schemaFileDocument().jsonText().utf8)
+        let schema: OrgSchema
+        do {
+            schema = try OrgSchema.standard.merging(json: document, source: "the pulled schema")
+        } catch let error as OrgError {
+            throw CLIError("the org's shape cannot be written as a schema file: \(error.message)")
+        }
+        do {
+            try schema.schemaFileData().write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw CLIError("cannot write '\(output)': \(error.localizedDescription)")
+        }
+        StandardStreams.writeError("wrote \(shape.objects.count) objects to \(output)\n")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import LocalOrg
+import Logging
+import OrgCheck
+import OrgClient
+
+/// Where `org check`, `org schema pull` and `org diff` get an org's shape: a schema file read
+/// offline (through the local org's own describe, so it answers as a served org would) or a
+/// live org's describes, one per sObject, fetched concurrently.
+enum OrgShapeSource {
+    /// The shape a schema file gives: every object of it (the standard ones too in merge mode).
+    ///
+    /// - Throws: ``CLIError`` (usage) when the file does not exist or is not a schema file.
+    static func shape(schemaFile path: String) throws -> OrgShape {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError.usage("the schema file '\(path)' does not exist")
+        }
+        let schema: OrgSchema
+        do {
+            schema = try OrgSchema.fromFile(URL(fileURLWithPath: path))
+        } catch let error as OrgError {
+            throw CLIError.usage("the schema file '\(path)' cannot be read: \(error.message)")
+        }
+        var shape = OrgShape()
+        for object in schema.objects {
+            guard let data = schema.describeData(object.name) else { continue }
+            shape.add(try decode(data, source: path))
+        }
+        return shape
+    }
+
+    /// The shape of a live org for `names` (and, for a name the org lacks, its namespaced or
+    /// unnamespaced form), plus the objects their reference fields point to when `followReferences`.
+    static func shape(
+        org options: OrgOptions,
+        project: ProjectContext?,
+        names: [String],
+        followReferences: Bool
+    ) async throws -> OrgShape {
+        let logger = Logger(label: "syncrun", factory: { _ in SwiftLogNoOpLogHandler() })
+        return try await options.withOrgClient(project: project, logger: logger) { client in
+            do {
+                let global = try await client.describeGlobal().objects.map(\.name)
+                let lowered = Dictionary(global.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+                var wanted: [String] = []
+                func want(_ name: String) {
+                    if let actual = lowered[name.lowercased()], !wanted.contains(actual) { wanted.append(actual) }
+                }
+                for name in names {
+                    want(name)
+                    if lowered[name.lowercased()] == nil, let other = namespaceAlternative(name, among: global) {
+                        want(other)
+                    }
+                }
+                var shape = try await describe(wanted, client: client)
+                if followReferences {
+                    let first = wanted
+                    for object in shape.objects where first.contains(object.name) {
+                        object.fields.flatMap(\.referenceTo).forEach(want)
+                    }
+                    let more = wanted.filter { shape.object(named: $0) == nil }
+                    for object in try await describe(more, client: client).objects { shape.add(object) }
+                }
+                return shape
+            } catch let error as OrgClientError {
+                throw CLIError("the org's describe failed: \(error.message)")
+            }
+        }
+    }
+
+    private static func describe(_ names: [String], client: RESTOrgClient) async throws -> OrgShape {
+        let objects = try await withThrowingTaskGroup(of: (Int, ObjectShape).self) { group in
+            for (index, name) in names.enumerated() {
+                group.addTask {
+                    let json = try await client.describeJSON(name)
+                    return (index, try decode(Data(json.text.utf8), source: "describe of \(name)"))
+                }
+            }
+            var results: [(Int, ObjectShape)] = []
+            for try await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        return OrgShape(objects: objects)
+    }
+
+    private static func decode(_ data: Data, source: String) throws -> ObjectShape {
+        do {
+            return try ObjectShape(describeJSON: data, source: source)
+        } catch let error as OrgShapeError {
+            throw CLIError(error.message)
+        }
+    }
+
+    private static func namespaceAlternative(_ name: String, among candidates: [String]) -> String? {
+        OrgChecker.namespaceAlternative(name, among: candidates)
+    }
+}
