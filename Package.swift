@@ -216,6 +216,9 @@ let package = Package(
             ]
         ),
         // End-to-end tests that run the built `syncrun` executable.
-        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport", "LocalOrg"]),
+        .testTarget(
+            name: "syncrunTests",
+            dependencies: ["syncrun", "SyncrunTestSupport", "LocalOrg", "SoupStore", "SyncLedger"]
+        ),
     ]
 )

@@ -301,7 +301,21 @@ public struct Migrator: Sendable {
                     soups: soups,
                     isDryRun: options.dryRun
                 )
-                try await writeObject(object, decider: decider, entry: &entry, runID: runID, options: options, stop: stop, progress: progress)
+                let adopted = try await writeObject(
+                    object,
+                    decider: decider,
+                    entry: &entry,
+                    runID: runID,
+                    options: options,
+                    stop: stop,
+                    progress: progress
+                )
+                if adopted > 0 {
+                    report.warnings.append(
+                        "\(object.sobject): \(adopted) record(s) created by an interrupted run were found in the target "
+                            + "and taken into the id map (not created again)"
+                    )
+                }
                 try journal("write:\(object.sobject)", .done, options)
             }
             report.objects.append(entry)
@@ -337,7 +351,7 @@ public struct Migrator: Sendable {
         options: MigrationOptions,
         stop: StopSignal,
         progress: @escaping @Sendable (MigrationProgress) -> Void
-    ) async throws {
+    ) async throws -> Int {
         let applier = BatchApplier(
             target: target,
             books: books,
@@ -346,8 +360,9 @@ public struct Migrator: Sendable {
             run: runID,
             now: now
         )
+        var adopted = 0
         if !options.dryRun {
-            let adopted = try await CreateRecovery(target: target, books: books, sobject: object.sobject, run: runID)
+            adopted = try await CreateRecovery(target: target, books: books, sobject: object.sobject, run: runID)
                 .recover(userID: targetUserID)
             entry.created += adopted
         }
@@ -398,6 +413,7 @@ public struct Migrator: Sendable {
             }
             waiting = nextWaiting
         }
+        return adopted
     }
 
     /// The records still waiting after the last round, decided without waiting (they fail).

@@ -1,5 +1,7 @@
 import Foundation
 import LocalOrg
+import SoupStore
+import SyncLedger
 import SyncrunTestSupport
 import Testing
 
@@ -162,7 +164,8 @@ struct MigrateCommandTests {
 
 /// Crash safety of `syncrun migrate`: SIGKILL at random instants of a migration of a few thousand
 /// records, each kill followed by `--resume`; at the end the target holds every record exactly once
-/// with its references. `SYNCRUN_MIGRATE_KILLS` sets the number of kills (default 4),
+/// with its references, the objects matched by nothing but the id map and the create intents.
+/// `SYNCRUN_MIGRATE_KILLS` sets the number of kills (default 4),
 /// `SYNCRUN_KILL_SEED` the seed (printed on failure).
 @Suite(.serialized)
 struct MigrateCrashTests {
@@ -196,6 +199,12 @@ struct MigrateCrashTests {
             UInt64(ProcessInfo.processInfo.environment["SYNCRUN_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...1_000_000)
         var random = SplitMix64(seed: seed)
         try await MigrateProject.with(sourceSeed: { [try Self.seedFile(in: $0)] }) { project in
+            // No matching keys: a lost create is found only through its intent (the created-by lookup).
+            let syncs = project.directory.appendingPathComponent("usersyncs.json")
+            let text = try String(contentsOf: syncs, encoding: .utf8)
+            try text.replacingOccurrences(of: #""matchFields": ["Name"]"#, with: #""matchFields": []"#)
+                .replacingOccurrences(of: #""matchFields": ["Email"]"#, with: #""matchFields": []"#)
+                .write(to: syncs, atomically: true, encoding: .utf8)
             let arguments = project.arguments + ["--only", "accountsUp", "--only", "contactsUp", "--resume"]
             // How long a whole run takes, measured on a dry run (reads both orgs, writes nothing).
             let clock = ContinuousClock()
@@ -234,6 +243,73 @@ struct MigrateCrashTests {
             let again = try MigrateReport(try SyncrunProcess.run(arguments))
             #expect(again.total("created") == 0)
             #expect(again.total("updated") == 0)
+        }
+    }
+}
+
+@Suite(.serialized)
+struct MigrateRefusalTests {
+    @Test func aDryRunWritesNothingToTheTargetAndSaysWhatItWouldDo() async throws {
+        try await MigrateProject.with { project in
+            let before = try project.records("target", "SELECT Id, Name, Industry FROM Account")
+            let result = try project.migrate(["--dry-run"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try MigrateReport(result)
+            #expect(report.count("created", "Account") == 6)
+            #expect(report.count("updated", "Account") == 1)
+            #expect(report.count("created", "Project__c") == 5)
+            #expect(try project.records("target", "SELECT Id, Name, Industry FROM Account").count == before.count)
+            #expect(try project.records("target", "SELECT Id FROM Contact").isEmpty)
+            #expect(try MigrateReport(result).objects.isEmpty == false)
+        }
+    }
+
+    @Test func aStagingStoreServesOnePairAndAnUnfinishedRunNeedsResume() async throws {
+        try await MigrateProject.with { project in
+            let store = project.directory.appendingPathComponent("staging.db").path
+            #expect(try project.migrate(["--store", store, "--id-map", project.config + "/ids.csv"]).status == 0)
+            let csv = try String(contentsOfFile: project.config + "/ids.csv", encoding: .utf8)
+            #expect(csv.hasPrefix("sobject,source_org,target_org,source_id,target_id\r\n"))
+            #expect(csv.split(separator: "\r\n").count == 1 + 25)
+
+            // The same store for the other direction is refused before anything is written.
+            let swapped = try SyncrunProcess.run([
+                "migrate", "--config", project.config, "--from", "local:" + project.targetDirectory,
+                "--to", "local:" + project.sourceDirectory, "--store", store, "--format", "json",
+            ])
+            #expect(swapped.status == 2)
+            #expect(swapped.stderr.contains("belongs to the migration from org"), "\(swapped.stderr)")
+
+            // A run that did not finish: refused without --resume, continued with it.
+            let soups = try SoupStore(path: store)
+            try soups.write { try $0.recordPlanStep("write:Contact", status: .running, now: 0) }
+            let refused = try project.migrate(["--store", store])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("--resume"), "\(refused.stderr)")
+            let resumed = try project.migrate(["--store", store, "--resume"])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(try MigrateReport(resumed).total("created") == 0)
+        }
+    }
+
+    @Test func aReferenceToARecordNotMigratedFailsThatRecordOnlyWithExitStatusOne() async throws {
+        try await MigrateProject.with { project in
+            // Contacts of the Initech account only: the migration leaves Initech out (its query
+            // excludes it), so its contacts cannot point anywhere in the target.
+            let syncs = project.directory.appendingPathComponent("usersyncs.json")
+            let text = try String(contentsOf: syncs, encoding: .utf8)
+            try text.replacingOccurrences(
+                of: "LastModifiedDate FROM Account\"",
+                with: "LastModifiedDate FROM Account WHERE Name != 'Initech'\""
+            ).write(to: syncs, atomically: true, encoding: .utf8)
+            let result = try project.migrate(["--only", "accountsUp", "--only", "contactsUp"])
+            #expect(result.status == 1, "\(result.stderr)")
+            let report = try MigrateReport(result)
+            #expect(report.count("failed", "Contact") == 2)
+            #expect(report.count("created", "Contact") == 6)
+            let failures = report.objects["Contact"]?["failures"] as? [[String: Any]] ?? []
+            #expect(failures.allSatisfy { ($0["message"] as? String ?? "").contains("AccountId refers to Account") })
+            #expect(try project.records("target", "SELECT Id FROM Contact").count == 6)
         }
     }
 }

@@ -165,8 +165,6 @@ struct MigrateCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try StoreErrors.converting { try SoupStore(path: path) }
-        // The staging store's sync downs read the source: it is bound to that org as any store.
-        try await StoreBindingCheck(store: store, path: path, connection: source).run(readOnly: false)
         let migrator = Migrator(
             store: store,
             source: source.client,
@@ -180,6 +178,8 @@ struct MigrateCommand: AsyncParsableCommand {
         let report: MigrationReport
         do {
             try migrator.preflight(storePath: path, resume: resume, dryRun: dryRun)
+            // The staging store's sync downs read the source: it is bound to that org as any store.
+            try await StoreBindingCheck(store: store, path: path, connection: source).run(readOnly: false)
             let stop = StopSignal()
             let stopper = SignalStopper(stop: stop)
             let (events, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
