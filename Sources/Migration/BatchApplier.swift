@@ -52,7 +52,8 @@ struct BatchApplier: Sendable {
                 outcome.unchanged += 1
                 if !decision.isMapped { unchanged.append((decision.sourceID, targetID)) }
             case .wait: break
-            case .fail(let reason): outcome.failures.append(MigrationFailure(sourceID: decision.sourceID, message: reason))
+            case .fail(let reason):
+                outcome.failures.append(MigrationFailure(sourceID: decision.sourceID, message: reason))
             }
         }
         if !unchanged.isEmpty {
@@ -61,7 +62,9 @@ struct BatchApplier: Sendable {
         for slice in creates.chunked(Self.recordsPerCall) {
             let at = now()
             try books.recordIntents(
-                slice.map { CreateIntent(sobject: sobject, sourceID: $0.0, body: OrgValue.object($0.1).jsonText, at: at) }
+                slice.map {
+                    CreateIntent(sobject: sobject, sourceID: $0.0, body: OrgValue.object($0.1).jsonText, at: at)
+                }
             )
             let results = try await target.collection(
                 .create(slice.map { SObjectRecord(objectType: sobject, fields: $0.1) }),

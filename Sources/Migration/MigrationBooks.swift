@@ -81,7 +81,11 @@ public struct MigrationBooks: Sendable {
     public static func boundPair(of store: SoupStore) throws -> MigrationPair? {
         try store.read { reader in
             guard try reader.db.tableExists(MigrationTables.binding) else { return nil }
-            guard let row = try Row.fetchOne(reader.db, sql: "SELECT source_org, target_org FROM \(MigrationTables.binding)")
+            guard
+                let row = try Row.fetchOne(
+                    reader.db,
+                    sql: "SELECT source_org, target_org FROM \(MigrationTables.binding)"
+                )
             else { return nil }
             return MigrationPair(sourceOrgID: row[0], targetOrgID: row[1])
         }

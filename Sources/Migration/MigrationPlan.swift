@@ -146,8 +146,10 @@ public struct MigrationSources: Sendable {
                 throw MigrationConfigError("sync down '\(sync.name)': its query does not parse: \(error)")
             }
             let sobject = query.unqualifiedObject
-            let fields = query.selectedFields.map { $0.unqualified(by: query.object) }.filter { $0.components.count == 1 }
-                .map(\.text)
+            let fields = query.selectedFields.map { $0.unqualified(by: query.object) }.filter {
+                $0.components.count == 1
+            }
+            .map(\.text)
             downs.append(sync)
             if let index = objects.firstIndex(where: { $0.soup == sync.soupName }) {
                 guard objects[index].sobject.lowercased() == sobject.lowercased() else {

@@ -277,14 +277,17 @@ public struct Migrator: Sendable {
                 throw MigrationError(
                     .failed,
                     "reading the source through sync down '\(definition.name)' ended \(summary.status.rawValue)"
-                        + (summary.error.map { ": \($0)" } ?? "") + "; nothing more was written. Run again with --resume"
+                        + (summary.error.map { ": \($0)" } ?? "")
+                        + "; nothing more was written. Run again with --resume"
                 )
             }
             try journal("read:\(definition.name)", .done, options)
         }
 
         var soups: [String: (soup: String, idField: String)] = [:]
-        for object in objects where object.isWritten { soups[object.sobject.lowercased()] = (object.soup, object.idField) }
+        for object in objects where object.isWritten {
+            soups[object.sobject.lowercased()] = (object.soup, object.idField)
+        }
         // First pass, parents first.
         for object in objects {
             var entry = MigrationReport.Object(sobject: object.sobject)
@@ -378,7 +381,9 @@ public struct Migrator: Sendable {
             let canWait = object.parentFirstField != nil && !options.dryRun
             while true {
                 if stop.isStopRequested { throw MigrationError(.failed, "stopped; run again with --resume") }
-                let page = try store.readNow { try $0.entries(in: object.soup, afterEntryID: after, limit: options.batchSize) }
+                let page = try store.readNow {
+                    try $0.entries(in: object.soup, afterEntryID: after, limit: options.batchSize)
+                }
                 guard let last = page.last else { break }
                 after = last.entryID
                 var records: [[String: OrgValue]] = []
@@ -439,7 +444,8 @@ public struct Migrator: Sendable {
     }
 
     /// A dry run's counts: what would be created, updated, left unchanged or fail.
-    static func plannedOutcome(_ decisions: [RecordDecision], into entry: inout MigrationReport.Object) -> BatchOutcome {
+    static func plannedOutcome(_ decisions: [RecordDecision], into entry: inout MigrationReport.Object) -> BatchOutcome
+    {
         var outcome = BatchOutcome()
         for decision in decisions {
             var planned: MigrationReport.PlannedWrite?

@@ -180,7 +180,8 @@ struct RecordDecider: Sendable {
                 let objects = reference.referenceTo.joined(separator: "/")
                 let why =
                     staged.contains(id)
-                    ? "it was not written (see its own failure)" : "it was not migrated and is not in the target's id map"
+                    ? "it was not written (see its own failure)"
+                    : "it was not migrated and is not in the target's id map"
                 return .failure(
                     .fail("\(field) refers to \(objects) \(id), but \(why); the record is left out")
                 )

@@ -80,7 +80,9 @@ struct ReferencePass: Sendable {
             }
             for slice in updates.chunked(BatchApplier.recordsPerCall) {
                 let results = try await target.collection(
-                    .update(slice.map { SObjectRecord(objectType: object.sobject, id: $0.targetID, fields: $0.fields) }),
+                    .update(
+                        slice.map { SObjectRecord(objectType: object.sobject, id: $0.targetID, fields: $0.fields) }
+                    ),
                     allOrNone: false
                 )
                 for (update, result) in zip(slice, results) {

@@ -38,9 +38,11 @@ struct MigrationOrderTests {
             [object("Account", fields: ["Name", "ParentId"])],
             referenceFields: ["account": [.init(name: "ParentId", referenceTo: ["Account"], isNillable: true)]]
         )
-        #expect(ordered[0].references == [
-            MigrationReference(field: "ParentId", referenceTo: ["Account"], isNillable: true, isDeferred: true)
-        ])
+        #expect(
+            ordered[0].references == [
+                MigrationReference(field: "ParentId", referenceTo: ["Account"], isNillable: true, isDeferred: true)
+            ]
+        )
         #expect(ordered[0].parentFirstField == nil)
     }
 
@@ -135,7 +137,9 @@ struct MigrationOrderTests {
 struct IDMapExportTests {
     @Test func csvLinesFollowRFC4180() {
         #expect(IDMapExport.line(["a", "b"]) == "a,b\r\n")
-        #expect(IDMapExport.line(["x,y", "say \"hi\"", "two\nlines"]) == "\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n")
+        #expect(
+            IDMapExport.line(["x,y", "say \"hi\"", "two\nlines"]) == "\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n"
+        )
         #expect(IDMapExport.header == ["sobject", "source_org", "target_org", "source_id", "target_id"])
     }
 }

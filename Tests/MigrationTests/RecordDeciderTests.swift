@@ -21,7 +21,9 @@ struct RecordDeciderTests {
                 let store = try SoupStore(path: directory.appendingPathComponent("staging.db").path)
                 try await store.write { writer in
                     for soup in ["accounts", "contacts"] {
-                        _ = try writer.registerSoup(SoupSpec(name: soup, indexes: [IndexSpec(path: "Id", type: .string)]))
+                        _ = try writer.registerSoup(
+                            SoupSpec(name: soup, indexes: [IndexSpec(path: "Id", type: .string)])
+                        )
                     }
                 }
                 let endpoint = try OrgEndpoint(baseURL: org.baseURL.absoluteString, accessToken: org.accessToken)

@@ -20,7 +20,10 @@ struct MigrateProject {
     ) async throws -> T {
         try await TemporaryDirectory.with(prefix: "migrate") { directory in
             let project = directory.appendingPathComponent("migrate")
-            try FileManager.default.copyItem(at: RepositoryPaths.examples.appendingPathComponent("migrate"), to: project)
+            try FileManager.default.copyItem(
+                at: RepositoryPaths.examples.appendingPathComponent("migrate"),
+                to: project
+            )
             try? FileManager.default.removeItem(at: project.appendingPathComponent(".syncrun"))
             let migrate = MigrateProject(directory: project)
             let seed = try SyncrunProcess.run(
@@ -31,7 +34,8 @@ struct MigrateProject {
             )
             #expect(seed.status == 0, "\(seed.stderr)")
             let existing = project.appendingPathComponent("target-records.json")
-            try #"{"records": [{"attributes": {"type": "Account", "referenceId": "G"}, "Name": "Globex", "Industry": "Old"}]}"#
+            try
+                #"{"records": [{"attributes": {"type": "Account", "referenceId": "G"}, "Name": "Globex", "Industry": "Old"}]}"#
                 .write(to: existing, atomically: true, encoding: .utf8)
             let target = try SyncrunProcess.run([
                 "org", "seed", "--data", migrate.targetDirectory, "--id-seed", "202",
@@ -100,7 +104,10 @@ struct MigrateCommandTests {
     static let graphQueries: [(String, [String])] = [
         ("SELECT Name, Industry, Parent.Name FROM Account", ["Name", "Industry", "Parent.Name"]),
         ("SELECT Email, Title, Account.Name FROM Contact", ["Email", "Title", "Account.Name"]),
-        ("SELECT Name, StageName, CloseDate, Account.Name FROM Opportunity", ["Name", "StageName", "CloseDate", "Account.Name"]),
+        (
+            "SELECT Name, StageName, CloseDate, Account.Name FROM Opportunity",
+            ["Name", "StageName", "CloseDate", "Account.Name"]
+        ),
         (
             "SELECT Code__c, Name, Account__r.Name, Contact__r.Email FROM Project__c",
             ["Code__c", "Name", "Account__r.Name", "Contact__r.Email"]
@@ -125,8 +132,12 @@ struct MigrateCommandTests {
             for (soql, fields) in Self.graphQueries {
                 #expect(try project.graph("target", soql, fields) == project.graph("source", soql, fields), "\(soql)")
             }
-            let sourceIDs = Set(try project.records("source", "SELECT Id FROM Account").compactMap { $0["Id"] as? String })
-            let targetIDs = Set(try project.records("target", "SELECT Id FROM Account").compactMap { $0["Id"] as? String })
+            let sourceIDs = Set(
+                try project.records("source", "SELECT Id FROM Account").compactMap { $0["Id"] as? String }
+            )
+            let targetIDs = Set(
+                try project.records("target", "SELECT Id FROM Account").compactMap { $0["Id"] as? String }
+            )
             #expect(sourceIDs.isDisjoint(with: targetIDs))
 
             // A second run creates and updates nothing.
@@ -141,7 +152,10 @@ struct MigrateCommandTests {
                     ("Account", "Industry", "Energy", "SELECT Id FROM Account WHERE Name = 'Initech'"),
                     ("Account", "Industry", "Retail", "SELECT Id FROM Account WHERE Name = 'Acme France'"),
                     ("Contact", "Title", "Chair", "SELECT Id FROM Contact WHERE LastName = 'Lovelace'"),
-                    ("Opportunity", "StageName", "Closed Lost", "SELECT Id FROM Opportunity WHERE Account.Name = 'Initech'"),
+                    (
+                        "Opportunity", "StageName", "Closed Lost",
+                        "SELECT Id FROM Opportunity WHERE Account.Name = 'Initech'"
+                    ),
                     ("Project__c", "Name", "Project One", "SELECT Id FROM Project__c WHERE Code__c = 'PRJ-001'"),
                 ] {
                     let page = try writer.query(soql, apiVersion: "62.0")
@@ -189,7 +203,11 @@ struct MigrateCrashTests {
             )
         }
         let url = directory.appendingPathComponent("many.json")
-        try (#"{"records": ["# + records.joined(separator: ",\n") + "]}").write(to: url, atomically: true, encoding: .utf8)
+        try (#"{"records": ["# + records.joined(separator: ",\n") + "]}").write(
+            to: url,
+            atomically: true,
+            encoding: .utf8
+        )
         return url.path
     }
 
@@ -208,7 +226,10 @@ struct MigrateCrashTests {
             let arguments = project.arguments + ["--only", "accountsUp", "--only", "contactsUp", "--resume"]
             // How long a whole run takes, measured on a dry run (reads both orgs, writes nothing).
             let clock = ContinuousClock()
-            var span = max(clock.measure { _ = try? SyncrunProcess.run(project.arguments + ["--dry-run"]) }, .seconds(1))
+            var span = max(
+                clock.measure { _ = try? SyncrunProcess.run(project.arguments + ["--dry-run"]) },
+                .seconds(1)
+            )
             var killed = 0
             var attempts = 0
             while killed < kills, attempts < kills * 4 {
@@ -226,18 +247,25 @@ struct MigrateCrashTests {
             #expect(final?.status == 0, "seed \(seed): \(final?.stderr ?? "")")
             #expect(killed >= 1, "seed \(seed): no run was killed mid-run")
 
-            let accountNames = try project.records("target", "SELECT Name FROM Account").compactMap { $0["Name"] as? String }
+            let accountNames = try project.records("target", "SELECT Name FROM Account").compactMap {
+                $0["Name"] as? String
+            }
             // Every source account once, plus the target's own Globex.
             #expect(accountNames.count == Self.accounts + 1, "seed \(seed)")
             #expect(Set(accountNames).count == accountNames.count, "seed \(seed): duplicate accounts")
-            let emails = try project.records("target", "SELECT Email FROM Contact").compactMap { $0["Email"] as? String }
+            let emails = try project.records("target", "SELECT Email FROM Contact").compactMap {
+                $0["Email"] as? String
+            }
             #expect(emails.count == Self.contacts, "seed \(seed)")
             #expect(Set(emails).count == emails.count, "seed \(seed): duplicate contacts")
             for (soql, fields) in [
                 ("SELECT Name, Parent.Name FROM Account WHERE Name LIKE 'Account %'", ["Name", "Parent.Name"]),
                 ("SELECT Email, Account.Name FROM Contact", ["Email", "Account.Name"]),
             ] {
-                #expect(try project.graph("target", soql, fields) == project.graph("source", soql, fields), "seed \(seed)")
+                #expect(
+                    try project.graph("target", soql, fields) == project.graph("source", soql, fields),
+                    "seed \(seed)"
+                )
             }
             // A run after the last one writes nothing.
             let again = try MigrateReport(try SyncrunProcess.run(arguments))

@@ -52,7 +52,9 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The access token of an http(s) --to org. Never printed.", valueName: "token"))
     var toAccessToken: String?
 
-    @Option(help: ArgumentHelp("The REST API version of both orgs (default: each org's own, else 62.0).", valueName: "NN.N"))
+    @Option(
+        help: ArgumentHelp("The REST API version of both orgs (default: each org's own, else 62.0).", valueName: "NN.N")
+    )
     var apiVersion: String?
 
     @Option(
@@ -114,7 +116,11 @@ struct MigrateCommand: AsyncParsableCommand {
             )
         }
         let caFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        let connector = OrgConnector(environment: environment, trustedCertificatesFile: caFile, logger: CLILogging.logger)
+        let connector = OrgConnector(
+            environment: environment,
+            trustedCertificatesFile: caFile,
+            logger: CLILogging.logger
+        )
         let report = try await OrgAccessErrors.converting {
             try await connector.withConnection(to: fromDefinition) { source in
                 try await connector.withConnection(to: toDefinition) { target in
