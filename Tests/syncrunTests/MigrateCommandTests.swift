@@ -295,10 +295,17 @@ struct MigrateRefusalTests {
     @Test func aStagingStoreServesOnePairAndAnUnfinishedRunNeedsResume() async throws {
         try await MigrateProject.with { project in
             let store = project.directory.appendingPathComponent("staging.db").path
-            #expect(try project.migrate(["--store", store, "--id-map", project.config + "/ids.csv"]).status == 0)
+            #expect(
+                try project.migrate([
+                    "--store", store, "--id-map", project.config + "/ids.csv", "--junit", project.config + "/junit.xml",
+                ]).status == 0
+            )
             let csv = try String(contentsOfFile: project.config + "/ids.csv", encoding: .utf8)
             #expect(csv.hasPrefix("sobject,source_org,target_org,source_id,target_id\r\n"))
             #expect(csv.split(separator: "\r\n").count == 1 + 25)
+            let junit = try String(contentsOfFile: project.config + "/junit.xml", encoding: .utf8)
+            #expect(junit.contains(#"<testsuite name="syncrun migrate" tests="4" failures="0""#), "\(junit)")
+            #expect(junit.contains(#"<testcase classname="migrate" name="Project__c""#))
 
             // The same store for the other direction is refused before anything is written.
             let swapped = try SyncrunProcess.run([
