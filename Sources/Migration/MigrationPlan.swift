@@ -111,6 +111,9 @@ public struct MigrationSources: Sendable {
     public var syncDowns: [SyncDefinition]
     /// Fields the sync downs select per soup (plain fields), the default field list.
     var selectedFields: [String: [String]]
+    /// The objects the config's other sync ups write (left out by `--only`): references to them
+    /// are rewritten through the id map of earlier runs.
+    public var writtenElsewhere: [String] = []
 
     /// Reads the config.
     ///
@@ -197,6 +200,18 @@ public struct MigrationSources: Sendable {
         self.objects = objects
         self.syncDowns = downs
         self.selectedFields = selected
+        let chosenObjects = Set(objects.filter(\.isWritten).map { $0.sobject.lowercased() })
+        for up in ups where !chosenUps.contains(where: { $0.name == up.name }) {
+            for sync in config.syncs where sync.type == .syncDown && sync.soupName == up.soupName {
+                guard case .down(let target) = sync.target, case .soql(let soql) = target,
+                    let query = try? SOQLQuery.parse(soql.query)
+                else { continue }
+                let name = query.unqualifiedObject
+                if !chosenObjects.contains(name.lowercased()), !writtenElsewhere.contains(name) {
+                    writtenElsewhere.append(name)
+                }
+            }
+        }
     }
 }
 
@@ -212,15 +227,20 @@ public enum MigrationOrder {
     /// Fills in each written object's references from the source describes, orders the objects
     /// parents first, and decides which references wait for the second pass.
     ///
-    /// - Parameter referenceFields: the source describe's reference fields per sObject (lowercased).
+    /// - Parameters:
+    ///   - referenceFields: the source describe's reference fields per sObject (lowercased).
+    ///   - writtenElsewhere: objects other sync ups write (left out by `--only`): references to
+    ///     them are rewritten through the id map, with no ordering constraint.
     /// - Returns: the objects in write order (read-only soups last, in config order).
     /// - Throws: ``MigrationConfigError`` for a cycle of required references.
     public static func order(
         _ objects: [MigrationObject],
-        referenceFields: [String: [SourceReferenceField]]
+        referenceFields: [String: [SourceReferenceField]],
+        writtenElsewhere: [String] = []
     ) throws -> [MigrationObject] {
         let written = objects.filter(\.isWritten)
-        let writtenNames = Set(written.map { $0.sobject.lowercased() })
+        let elsewhere = Set(writtenElsewhere.map { $0.lowercased() })
+        let writtenNames = Set(written.map { $0.sobject.lowercased() }).union(elsewhere)
         var prepared: [MigrationObject] = []
         for var object in written {
             let sourceFields = referenceFields[object.sobject.lowercased()] ?? []
@@ -244,7 +264,8 @@ public enum MigrationOrder {
         }
         var remaining = prepared
         var ordered: [MigrationObject] = []
-        var emitted: Set<String> = []
+        // Objects written by earlier runs (left out by --only) are there already.
+        var emitted: Set<String> = elsewhere
         while !remaining.isEmpty {
             // Objects whose references all point at emitted objects (self-references aside).
             if let index = remaining.firstIndex(where: { object in

@@ -158,6 +158,7 @@ public struct Migrator: Sendable {
                     if let reference = sourceDescribe.field(named: field), reference.type == "reference",
                         !reference.referenceTo.contains(where: { name in
                             sources.objects.contains { $0.isWritten && $0.sobject.lowercased() == name.lowercased() }
+                                || sources.writtenElsewhere.contains { $0.lowercased() == name.lowercased() }
                         })
                     {
                         notes[lowered] =
@@ -205,7 +206,13 @@ public struct Migrator: Sendable {
                     SourceReferenceField(name: $0.name, referenceTo: $0.referenceTo, isNillable: $0.isNillable)
                 }
             }
-            return (try MigrationOrder.order(objects, referenceFields: references), targetTypes, warnings)
+            return (
+                try MigrationOrder.order(
+                    objects,
+                    referenceFields: references,
+                    writtenElsewhere: sources.writtenElsewhere
+                ), targetTypes, warnings
+            )
         } catch let error as MigrationConfigError {
             throw MigrationError(.refused, error.message)
         }

@@ -143,3 +143,25 @@ struct IDMapExportTests {
         #expect(IDMapExport.header == ["sobject", "source_org", "target_org", "source_id", "target_id"])
     }
 }
+
+struct WrittenElsewhereTests {
+    @Test func referencesToObjectsOfSyncUpsLeftOutByOnlyGoThroughTheIDMap() throws {
+        let contacts = MigrationObject(
+            sobject: "Contact",
+            soup: "contacts",
+            syncUp: "contactsUp",
+            createFields: ["LastName", "AccountId"],
+            updateFields: ["LastName"]
+        )
+        let ordered = try MigrationOrder.order(
+            [contacts],
+            referenceFields: ["contact": [.init(name: "AccountId", referenceTo: ["Account"], isNillable: true)]],
+            writtenElsewhere: ["Account"]
+        )
+        #expect(
+            ordered[0].references == [
+                MigrationReference(field: "AccountId", referenceTo: ["Account"], isNillable: true, isDeferred: false)
+            ]
+        )
+    }
+}

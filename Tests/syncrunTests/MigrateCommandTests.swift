@@ -292,6 +292,15 @@ struct MigrateRefusalTests {
         }
     }
 
+    @Test func strictRefusesFieldsTheTargetCannotTakeBeforeWritingAnything() async throws {
+        try await MigrateProject.with { project in
+            let result = try project.migrate(["--strict"])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("Account.Legacy_Score__c does not exist in the target"), "\(result.stderr)")
+            #expect(try project.records("target", "SELECT Id FROM Account").count == 1)
+        }
+    }
+
     @Test func aStagingStoreServesOnePairAndAnUnfinishedRunNeedsResume() async throws {
         try await MigrateProject.with { project in
             let store = project.directory.appendingPathComponent("staging.db").path
