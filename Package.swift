@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "MigrationTests",
             dependencies: [
-                "Migration", "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "LocalOrg",
+                "Migration", "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
                 "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),

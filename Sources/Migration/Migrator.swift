@@ -353,7 +353,7 @@ public struct Migrator: Sendable {
         return report
     }
 
-    private func writeObject(
+    func writeObject(
         _ object: MigrationObject,
         decider: RecordDecider,
         entry: inout MigrationReport.Object,

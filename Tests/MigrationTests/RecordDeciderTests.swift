@@ -4,6 +4,7 @@ import Logging
 import OrgClient
 import SOQL
 import SoupStore
+import SyncEngine
 import SyncrunTestSupport
 import Testing
 
@@ -164,5 +165,87 @@ struct ValuesTests {
         #expect(Values.literal(.string("O'Brien"), fieldType: "string") == .string("O'Brien"))
         #expect(Values.literal(.integer(3), fieldType: nil) == .integer(3))
         #expect(Values.literal(nil, fieldType: nil) == .null)
+    }
+}
+
+struct ParentFirstTests {
+    /// A required self-reference: records are written in rounds, each record after its parent, so a
+    /// target rule requiring the parent never sees it empty; the parent's id is set on create.
+    @Test func aRequiredSelfReferenceWritesParentsBeforeChildren() async throws {
+        try await LocalOrgFixture.with { org in
+            try await TemporaryDirectory.with(prefix: "migration-rounds") { directory in
+                let store = try SoupStore(path: directory.appendingPathComponent("staging.db").path)
+                // Children first in entry order: a single pass would find their parents unwritten.
+                let entries = """
+                    [{"Id": "001S4", "Name": "Leaf", "ParentId": "001S3"},
+                     {"Id": "001S3", "Name": "Middle", "ParentId": "001S1"},
+                     {"Id": "001S2", "Name": "Orphan", "ParentId": "001MISSING"},
+                     {"Id": "001S1", "Name": "Root", "ParentId": null}]
+                    """
+                try await store.write { writer in
+                    _ = try writer.registerSoup(
+                        SoupSpec(name: "accounts", indexes: [IndexSpec(path: "Id", type: .string)])
+                    )
+                    _ = try writer.upsert(entries: entries, into: "accounts")
+                }
+                let endpoint = try OrgEndpoint(baseURL: org.baseURL.absoluteString, accessToken: org.accessToken)
+                let logger = Logger(label: "migration.tests", factory: { _ in SwiftLogNoOpLogHandler() })
+                try await withRESTOrgClient(configuration: .init(endpoint: endpoint), logger: logger) { client in
+                    let pair = MigrationPair(sourceOrgID: "00DSOURCE", targetOrgID: "00DTARGET")
+                    let identity = try await client.identity()
+                    let migrator = Migrator(
+                        store: store,
+                        source: client,
+                        target: client,
+                        pair: pair,
+                        targetUserID: identity.userID,
+                        logger: logger
+                    )
+                    let object = MigrationObject(
+                        sobject: "Account",
+                        soup: "accounts",
+                        syncUp: "accountsUp",
+                        createFields: ["Name", "ParentId"],
+                        updateFields: ["Name", "ParentId"],
+                        references: [
+                            MigrationReference(field: "ParentId", referenceTo: ["Account"], isNillable: false)
+                        ],
+                        parentFirstField: "ParentId"
+                    )
+                    let decider = RecordDecider(
+                        target: client,
+                        books: MigrationBooks(store: store, pair: pair),
+                        store: store,
+                        object: object,
+                        targetFieldTypes: [:],
+                        soups: ["account": ("accounts", "Id")],
+                        isDryRun: false
+                    )
+                    var entry = MigrationReport.Object(sobject: "Account")
+                    entry.read = 4
+                    _ = try await migrator.writeObject(
+                        object,
+                        decider: decider,
+                        entry: &entry,
+                        runID: "run",
+                        options: MigrationOptions(batchSize: 2),
+                        stop: StopSignal(),
+                        progress: { _ in }
+                    )
+                    #expect(entry.created == 3)
+                    #expect(entry.failures.map(\.sourceID) == ["001S2"])
+                    #expect(entry.failures.first?.message.contains("001MISSING") == true)
+                    let page = try await client.queryFirstPage(
+                        "SELECT Name, Parent.Name FROM Account ORDER BY Name",
+                        options: QueryOptions()
+                    )
+                    let rows = try page.body.parse()["records"]?.arrayValue ?? []
+                    let pairs = rows.map { row in
+                        "\(row["Name"]?.stringValue ?? "?")<\(row["Parent"]?["Name"]?.stringValue ?? "-")"
+                    }
+                    #expect(pairs == ["Leaf<Middle", "Middle<Root", "Root<-"])
+                }
+            }
+        }
     }
 }
