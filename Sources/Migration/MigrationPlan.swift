@@ -58,6 +58,9 @@ public struct MigrationObject: Sendable, Hashable {
     public var references: [MigrationReference]
     /// A required self-reference: records are written parents first (rounds), not in two passes.
     public var parentFirstField: String?
+    /// Fields whose values are mapped by a fixed table, source id → target id (`RecordTypeId`,
+    /// by record type developer name and namespace), by lowercased field name.
+    public var valueMaps: [String: [String: String]] = [:]
 
     public init(
         sobject: String,

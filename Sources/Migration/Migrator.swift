@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OrgClient
+import SOQL
 import SoupStore
 import SyncConfig
 import SyncEngine
@@ -155,6 +156,10 @@ public struct Migrator: Sendable {
                         notes[lowered] = "\(object.sobject).\(field) does not exist in the source"
                         continue
                     }
+                    if description.name.lowercased() == "recordtypeid" {
+                        if !kept.contains(description.name) { kept.append(description.name) }
+                        continue
+                    }
                     if let reference = sourceDescribe.field(named: field), reference.type == "reference",
                         !reference.referenceTo.contains(where: { name in
                             sources.objects.contains { $0.isWritten && $0.sobject.lowercased() == name.lowercased() }
@@ -172,6 +177,16 @@ public struct Migrator: Sendable {
             }
             prepared.createFields = keep(object.createFields, create: true)
             prepared.updateFields = keep(object.updateFields, create: false)
+            if (prepared.createFields + prepared.updateFields).contains(where: { $0.lowercased() == "recordtypeid" }) {
+                let (map, unmatched) = try await recordTypeMap(of: targetDescribe.name)
+                prepared.valueMaps["recordtypeid"] = map
+                for name in unmatched {
+                    warnings.append(
+                        "\(object.sobject): the source's record type \(name) has no counterpart in the target; "
+                            + "its records fail"
+                    )
+                }
+            }
             for lowered in notes.keys.sorted() {
                 guard let note = notes[lowered] else { continue }
                 if strict {
@@ -216,6 +231,41 @@ public struct Migrator: Sendable {
         } catch let error as MigrationConfigError {
             throw MigrationError(.refused, error.message)
         }
+    }
+
+    /// The record types of `sobject` paired by developer name and namespace: source id → target id,
+    /// and the source's developer names without a counterpart.
+    private func recordTypeMap(of sobject: String) async throws -> ([String: String], [String]) {
+        func types(_ org: any OrgClient) async throws -> [(id: String, key: String, name: String)] {
+            let query = SOQLQuery.select(
+                fields: ["Id", "DeveloperName", "NamespacePrefix"],
+                from: "RecordType",
+                where: .comparison(SOQLFieldPath("SobjectType"), .equal, .string(sobject))
+            )
+            var result: [(id: String, key: String, name: String)] = []
+            for try await page in org.queryPages(query.text) {
+                for record in try page.body.parse()["records"]?.arrayValue ?? [] {
+                    guard let id = record["Id"]?.stringValue, let name = record["DeveloperName"]?.stringValue
+                    else { continue }
+                    let namespace = record["NamespacePrefix"]?.stringValue ?? ""
+                    let qualified = namespace.isEmpty ? name : "\(namespace)__\(name)"
+                    result.append((id, "\(namespace.lowercased())/\(name.lowercased())", qualified))
+                }
+            }
+            return result
+        }
+        let targetTypes = try await types(target)
+        // The master record type has the same id in every org.
+        var map: [String: String] = ["012000000000000AAA": "012000000000000AAA"]
+        var unmatched: [String] = []
+        for type in try await types(source) {
+            if let match = targetTypes.first(where: { $0.key == type.key }) {
+                map[type.id] = match.id
+            } else {
+                unmatched.append(type.name)
+            }
+        }
+        return (map, unmatched)
     }
 
     private func describe(_ org: any OrgClient, _ sobject: String, side: String) async throws -> SObjectDescription {

@@ -162,6 +162,22 @@ struct RecordDecider: Sendable {
             let lowered = field.lowercased()
             if object.deferredReferences.contains(where: { $0.field.lowercased() == lowered }) { continue }
             guard let value = Values.value(atPath: field, in: record) else { continue }
+            if let map = object.valueMaps[lowered] {
+                guard let id = value.stringValue, !id.isEmpty else {
+                    body[field] = .null
+                    continue
+                }
+                guard let mapped = map[id] else {
+                    return .failure(
+                        .fail(
+                            "\(field) \(id) has no counterpart in the target (no record type of the same developer "
+                                + "name and namespace); the record is left out"
+                        )
+                    )
+                }
+                body[field] = .string(mapped)
+                continue
+            }
             guard let reference = object.immediateReferences.first(where: { $0.field.lowercased() == lowered }) else {
                 body[field] = value
                 continue

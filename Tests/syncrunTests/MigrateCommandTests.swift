@@ -102,7 +102,10 @@ struct MigrateReport {
 @Suite(.serialized)
 struct MigrateCommandTests {
     static let graphQueries: [(String, [String])] = [
-        ("SELECT Name, Industry, Parent.Name FROM Account", ["Name", "Industry", "Parent.Name"]),
+        (
+            "SELECT Name, Industry, Parent.Name, RecordType.DeveloperName FROM Account",
+            ["Name", "Industry", "Parent.Name", "RecordType.DeveloperName"]
+        ),
         ("SELECT Email, Title, Account.Name FROM Contact", ["Email", "Title", "Account.Name"]),
         (
             "SELECT Name, StageName, CloseDate, Account.Name FROM Opportunity",
@@ -116,6 +119,23 @@ struct MigrateCommandTests {
 
     @Test func theTargetGetsTheSourceGraphAndReRunsWriteOnlyWhatChanged() async throws {
         try await MigrateProject.with { project in
+            // Record types have ids of each org's own: one account of the second record type.
+            try project.editSource { writer in
+                let type = try writer.query(
+                    "SELECT Id FROM RecordType WHERE SobjectType = 'Account' AND DeveloperName = 'Partner'",
+                    apiVersion: "62.0"
+                )
+                let account = try writer.query("SELECT Id FROM Account WHERE Name = 'Acme Spain'", apiVersion: "62.0")
+                let typeID = try #require(
+                    (try JSONSerialization.jsonObject(with: type.recordsJSON) as? [[String: Any]])?.first?["Id"]
+                        as? String
+                )
+                let accountID = try #require(
+                    (try JSONSerialization.jsonObject(with: account.recordsJSON) as? [[String: Any]])?.first?["Id"]
+                        as? String
+                )
+                try writer.update("Account", id: accountID, fields: ["RecordTypeId": .string(typeID)])
+            }
             let first = try project.migrate()
             #expect(first.status == 0, "\(first.stderr)\n\(first.stdout.suffix(2000))")
             let report = try MigrateReport(first)
@@ -137,6 +157,13 @@ struct MigrateCommandTests {
             )
             let targetIDs = Set(
                 try project.records("target", "SELECT Id FROM Account").compactMap { $0["Id"] as? String }
+            )
+            #expect(
+                try project.graph(
+                    "target",
+                    "SELECT Name FROM Account WHERE RecordType.DeveloperName = 'Partner'",
+                    ["Name"]
+                ) == ["Acme Spain"]
             )
             #expect(sourceIDs.isDisjoint(with: targetIDs))
 
