@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OrgAccess", targets: ["OrgAccess"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
         .library(name: "OrgCheck", targets: ["OrgCheck"]),
+        .library(name: "Migration", targets: ["Migration"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -115,12 +116,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `syncrun migrate`: moves the records a config describes from one org to another, remapping ids.
+        .target(
+            name: "Migration",
+            dependencies: [
+                "JSONCore", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "SyncEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command tree (commands and output only), a library so that other executables can link it.
         .target(
             name: "SyncrunCLI",
             dependencies: [
                 "JSONCore", "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "OrgAccess",
-                "LocalOrg", "SyncEngine", "OrgCheck",
+                "LocalOrg", "SyncEngine", "OrgCheck", "Migration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -198,7 +208,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(
+            name: "MigrationTests",
+            dependencies: [
+                "Migration", "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
+                "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // End-to-end tests that run the built `syncrun` executable.
-        .testTarget(name: "syncrunTests", dependencies: ["syncrun", "SyncrunTestSupport", "LocalOrg"]),
+        .testTarget(
+            name: "syncrunTests",
+            dependencies: ["syncrun", "SyncrunTestSupport", "LocalOrg", "SoupStore", "SyncLedger"]
+        ),
     ]
 )

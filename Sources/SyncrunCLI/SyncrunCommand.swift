@@ -20,6 +20,7 @@ struct SyncrunCommand: AsyncParsableCommand {
             StoreCommand.self,
             OrgCommand.self,
             RunCommand.self, SyncCommand.self, ResyncCommand.self, CleanGhostsCommand.self, StatusCommand.self,
+            MigrateCommand.self,
         ]
     )
 }

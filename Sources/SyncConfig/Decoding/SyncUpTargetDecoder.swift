@@ -23,6 +23,7 @@ struct SyncUpTargetDecoder {
         let createFieldlist = target.stringArray("createFieldlist")
         let updateFieldlist = target.stringArray("updateFieldlist")
         let externalId = target.nonEmptyString("externalIdFieldName")
+        let matchFields = target.stringArray("matchFields")
         var maxBatchSize: Int?
         switch kind {
         case .batch, .collection:
@@ -77,7 +78,8 @@ struct SyncUpTargetDecoder {
             iOSImpl: iOSImpl,
             androidImpl: androidImpl,
             parentChildren: parentChildren,
-            extraKeys: extras
+            extraKeys: extras,
+            matchFields: matchFields
         )
     }
 

@@ -26,7 +26,7 @@ enum TargetKeys {
 
     static let syncUp =
         common + [
-            "createFieldlist", "updateFieldlist", "externalIdFieldName", "maxBatchSize",
+            "createFieldlist", "updateFieldlist", "externalIdFieldName", "maxBatchSize", "matchFields",
         ]
     static let syncUpParentChildren =
         syncUp + [

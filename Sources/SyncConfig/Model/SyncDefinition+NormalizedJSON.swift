@@ -101,6 +101,7 @@ extension SyncUpTarget {
         if let list = JSONValue.strings(createFieldlist) { members["createFieldlist"] = list }
         if let list = JSONValue.strings(updateFieldlist) { members["updateFieldlist"] = list }
         if let field = externalIdFieldName { members["externalIdFieldName"] = .string(field) }
+        if let list = JSONValue.strings(matchFields) { members["matchFields"] = list }
         switch kind {
         case .batch, .collection: members["maxBatchSize"] = .integer(Int64(maxBatchSize))
         case .single, .parentChildren, .custom: break

@@ -10,6 +10,9 @@ import JSONCore
 /// - `updateFieldlist` (array of strings, default absent): fields sent on update; overrides
 ///   `options.fieldlist`.
 /// - `externalIdFieldName` (string, default absent): creates become upserts on this field.
+/// - `matchFields` (array of strings, default absent; a syncrun extension read by `syncrun migrate`):
+///   the key that finds a record's counterpart in the target org, one field or several (a composite
+///   key), relationship paths such as `Account.Name` allowed.
 /// - `idFieldName` (string, default `"Id"`), `modificationDateFieldName` (string, default
 ///   `"LastModifiedDate"`).
 /// - `maxBatchSize` (int): records per call; collection default and cap 200, batch default and
@@ -28,6 +31,8 @@ public struct SyncUpTarget: Sendable, Hashable, TargetCommonKeys {
     public var updateFieldlist: [String]?
     /// External id field for upserts (`externalIdFieldName`).
     public var externalIdFieldName: String?
+    /// The fields whose values find a record's counterpart in another org (`matchFields`).
+    public var matchFields: [String]?
     /// The field holding the server id (`idFieldName`).
     public var idFieldName: String
     /// The field holding the server modification date (`modificationDateFieldName`).
@@ -55,9 +60,11 @@ public struct SyncUpTarget: Sendable, Hashable, TargetCommonKeys {
         iOSImpl: String? = nil,
         androidImpl: String? = nil,
         parentChildren: ParentChildrenSyncUpInfo? = nil,
-        extraKeys: [String: JSONValue] = [:]
+        extraKeys: [String: JSONValue] = [:],
+        matchFields: [String]? = nil
     ) {
         self.kind = kind
+        self.matchFields = matchFields
         self.createFieldlist = createFieldlist
         self.updateFieldlist = updateFieldlist
         self.externalIdFieldName = externalIdFieldName

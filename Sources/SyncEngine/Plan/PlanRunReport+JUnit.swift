@@ -12,41 +12,30 @@ extension PlanRunReport {
     ///   - suiteName: The `name` of the suite.
     ///   - timestamp: When the run started, for the suite's `timestamp` attribute.
     public func junitXML(suiteName: String = "syncrun run", timestamp: Date = Date()) -> String {
-        let failures = steps.filter { $0.junitFailure != nil }.count
-        let skipped = steps.filter { $0.status == .skipped || $0.status == .notRun }.count
-        let seconds = Self.seconds(steps.reduce(0) { $0 + ($1.summary?.durationMilliseconds ?? 0) })
-        let stamp = ISO8601DateFormatter().string(from: timestamp)
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let counts =
-            "tests=\"\(steps.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(seconds)\""
-        xml += "<testsuites name=\"\(Self.escaped(suiteName))\" \(counts)>\n"
-        xml += "  <testsuite name=\"\(Self.escaped(suiteName))\" \(counts) timestamp=\"\(stamp)\">\n"
-        for step in steps {
-            let time = Self.seconds(step.summary?.durationMilliseconds ?? 0)
-            xml +=
-                "    <testcase classname=\"\(Self.escaped(step.step.syncName))\" "
-                + "name=\"\(Self.escaped(step.step.id))\" time=\"\(time)\">\n"
-            if let failure = step.junitFailure {
-                xml +=
-                    "      <failure type=\"\(failure.type)\" message=\"\(Self.escaped(failure.message))\">"
-                    + Self.escaped(failure.detail) + "</failure>\n"
-            } else if step.status == .skipped || step.status == .notRun {
-                xml += "      <skipped message=\"\(Self.escaped(step.message ?? step.status.rawValue))\"/>\n"
-            }
+        let cases = steps.map { step in
+            var systemOut: String?
             if let summary = step.summary {
-                xml += "      <system-out>\(Self.escaped(Self.totals(summary)))</system-out>\n"
+                systemOut = Self.totals(summary)
             } else if let preview = step.preview {
-                let text =
+                systemOut =
                     "dry run: org created=\(preview.org.created) updated=\(preview.org.updated) "
                     + "deleted=\(preview.org.deleted); store created=\(preview.local.created) "
                     + "updated=\(preview.local.updated) deleted=\(preview.local.deleted); "
                     + "conflicts=\(preview.conflicts) requests=\(preview.requests)"
-                xml += "      <system-out>\(Self.escaped(text))</system-out>\n"
             }
-            xml += "    </testcase>\n"
+            let isSkipped = step.status == .skipped || step.status == .notRun
+            return JUnitSuite.TestCase(
+                classname: step.step.syncName,
+                name: step.step.id,
+                milliseconds: step.summary?.durationMilliseconds ?? 0,
+                failure: step.junitFailure.map {
+                    JUnitSuite.TestCase.Failure(type: $0.type, message: $0.message, detail: $0.detail)
+                },
+                skipped: isSkipped ? (step.message ?? step.status.rawValue) : nil,
+                systemOut: systemOut
+            )
         }
-        xml += "  </testsuite>\n</testsuites>\n"
-        return xml
+        return JUnitSuite(name: suiteName, timestamp: timestamp, cases: cases).xml
     }
 
     private static func totals(_ summary: SyncRunSummary) -> String {
@@ -58,30 +47,6 @@ extension PlanRunReport {
         ]
         if summary.operation != .syncUp { parts.append("fetched=\(summary.fetched)") }
         return parts.joined(separator: " ")
-    }
-
-    private static func seconds(_ milliseconds: Int64) -> String {
-        String(format: "%.3f", Double(milliseconds) / 1000)
-    }
-
-    /// `text` with the five XML special characters escaped and control characters (invalid in
-    /// XML 1.0) replaced by U+FFFD.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                out.unicodeScalars.append(scalar.value < 0x20 ? "\u{FFFD}" : scalar)
-            }
-        }
-        return out
     }
 }
 

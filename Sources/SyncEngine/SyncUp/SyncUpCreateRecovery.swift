@@ -26,7 +26,7 @@ import SoupStore
 /// candidate (its local modification date set to the candidate's, so the conflict check passes).
 /// A record without a candidate is created again. A candidate the server changed after the lost
 /// create no longer matches: the record is then created a second time (documented limit).
-struct SyncUpCreateRecovery: Sendable {
+package struct SyncUpCreateRecovery: Sendable {
     let org: any OrgClient
     let plan: SyncUpRequestPlan
     let soupName: String
@@ -34,7 +34,7 @@ struct SyncUpCreateRecovery: Sendable {
 
     /// The allowed difference between the engine's clock (intent times) and the org's
     /// (`CreatedDate`).
-    static let clockSkewMargin: Int64 = 15 * 60 * 1000
+    package static let clockSkewMargin: Int64 = 15 * 60 * 1000
 
     /// Looks up the pending creates of `records`, adopting what the server already has.
     ///
@@ -129,7 +129,7 @@ struct SyncUpCreateRecovery: Sendable {
     }
 
     /// Whether `candidate` holds every value of `sent`.
-    static func matches(_ candidate: [String: OrgValue], sent: [String: OrgValue]) -> Bool {
+    package static func matches(_ candidate: [String: OrgValue], sent: [String: OrgValue]) -> Bool {
         sent.allSatisfy { field, value in isEqual(candidate[field] ?? .null, value) }
     }
 

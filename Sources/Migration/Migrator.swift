@@ -1,0 +1,552 @@
+import Foundation
+import Logging
+import OrgClient
+import SOQL
+import SoupStore
+import SyncConfig
+import SyncEngine
+import SyncLedger
+
+/// What a migration run is asked to do.
+public struct MigrationOptions: Sendable {
+    /// Decide only: read both sides, write nothing to the target.
+    public var dryRun: Bool
+    /// Continue a killed or stopped run (its journal).
+    public var resume: Bool
+    /// Refuse fields the target lacks or cannot write instead of leaving them out.
+    public var strict: Bool
+    /// Soup entries per batch (200: one collections call).
+    public var batchSize: Int
+
+    public init(dryRun: Bool = false, resume: Bool = false, strict: Bool = false, batchSize: Int = 200) {
+        self.dryRun = dryRun
+        self.resume = resume
+        self.strict = strict
+        self.batchSize = batchSize
+    }
+}
+
+/// Why a migration cannot start or go on.
+public struct MigrationError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// Usage, config or org shape: nothing was written (exit status 2).
+        case refused
+        /// A failure during the run (an org call, the store); `--resume` continues (exit status 1).
+        case failed
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var description: String { message }
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// Runs a migration: reads the source into the staging store through the config's soql sync
+/// downs, then writes each object to the target, parents first, through decide and apply steps.
+///
+/// Journal steps (SyncLedger's plan journal): `read:<sync down>`, `write:<sObject>`,
+/// `references:<sObject>`; `--resume` skips the steps that ended `DONE`.
+public struct Migrator: Sendable {
+    public let store: SoupStore
+    public let source: any OrgClient
+    public let target: any OrgClient
+    public let pair: MigrationPair
+    /// The target session's user (for the lookup of lost creates).
+    public let targetUserID: String
+    public let logger: Logger
+    public var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    public init(
+        store: SoupStore,
+        source: any OrgClient,
+        target: any OrgClient,
+        pair: MigrationPair,
+        targetUserID: String,
+        logger: Logger
+    ) {
+        self.store = store
+        self.source = source
+        self.target = target
+        self.pair = pair
+        self.targetUserID = targetUserID
+        self.logger = logger
+    }
+
+    var books: MigrationBooks { MigrationBooks(store: store, pair: pair) }
+
+    /// Checks the staging store's pair and journal, before anything is written.
+    ///
+    /// - Throws: ``MigrationError`` (refused) when the store belongs to another pair, or a run
+    ///   did not finish and `resume` is false.
+    public func preflight(storePath: String, resume: Bool, dryRun: Bool) throws {
+        if let bound = try MigrationBooks.boundPair(of: store), bound != pair {
+            throw MigrationError(
+                .refused,
+                "the staging store '\(storePath)' belongs to the migration from org \(bound.sourceOrgID) to org "
+                    + "\(bound.targetOrgID), not from \(pair.sourceOrgID) to \(pair.targetOrgID); nothing was "
+                    + "written. Leave out --store (each pair gets .syncrun/migrate-SOURCE-TARGET.db), give another "
+                    + "--store file, or delete '\(storePath)' to start that pair over"
+            )
+        }
+        guard !dryRun, !resume else { return }
+        let journal = try store.readNow { try $0.planJournal() }
+        if let open = journal.first(where: { $0.status != .done && $0.status != .skipped }) {
+            throw MigrationError(
+                .refused,
+                "the previous migration with the staging store '\(storePath)' did not finish (step '\(open.stepID)' "
+                    + "is \(open.status.rawValue)); run again with --resume to continue it (nothing is created "
+                    + "twice), or delete the store to start over"
+            )
+        }
+    }
+
+    /// Prepares the objects: describes both orgs, leaves out (or refuses, `strict`) the fields the
+    /// target lacks or cannot write, one warning per field, and orders them.
+    public func prepare(_ sources: MigrationSources, strict: Bool) async throws -> (
+        objects: [MigrationObject], targetTypes: [String: [String: String]], warnings: [String]
+    ) {
+        var warnings: [String] = []
+        var sourceDescribes: [String: SObjectDescription] = [:]
+        var targetTypes: [String: [String: String]] = [:]
+        var objects: [MigrationObject] = []
+        var refusals: [String] = []
+        for object in sources.objects {
+            let sourceDescribe = try await describe(source, object.sobject, side: "source")
+            sourceDescribes[object.sobject.lowercased()] = sourceDescribe
+            guard object.isWritten else {
+                warnings.append(
+                    "soup '\(object.soup)' (\(object.sobject)) is read but not written: the config has no sync up "
+                        + "for it"
+                )
+                objects.append(object)
+                continue
+            }
+            let targetDescribe = try await describe(target, object.sobject, side: "target")
+            targetTypes[object.sobject.lowercased()] = Dictionary(
+                targetDescribe.fields.map { ($0.name.lowercased(), $0.type) },
+                uniquingKeysWith: { first, _ in first }
+            )
+            var prepared = object
+            prepared.sobject = targetDescribe.name
+            var notes: [String: String] = [:]
+            func keep(_ fields: [String], create: Bool) -> [String] {
+                var kept: [String] = []
+                for field in fields {
+                    let lowered = field.lowercased()
+                    if field.contains(".") || MigrationOrder.systemFields.contains(lowered)
+                        || lowered == object.idField.lowercased()
+                    {
+                        continue
+                    }
+                    guard let description = targetDescribe.field(named: field) else {
+                        notes[lowered] = "\(object.sobject).\(field) does not exist in the target"
+                        continue
+                    }
+                    guard create ? description.isCreateable : description.isUpdateable else {
+                        notes[lowered] =
+                            "\(object.sobject).\(description.name) is not \(create ? "createable" : "updateable") "
+                            + "in the target"
+                        continue
+                    }
+                    if sourceDescribe.field(named: field) == nil {
+                        notes[lowered] = "\(object.sobject).\(field) does not exist in the source"
+                        continue
+                    }
+                    if description.name.lowercased() == "recordtypeid" {
+                        if !kept.contains(description.name) { kept.append(description.name) }
+                        continue
+                    }
+                    if let reference = sourceDescribe.field(named: field), reference.type == "reference",
+                        !reference.referenceTo.contains(where: { name in
+                            sources.objects.contains { $0.isWritten && $0.sobject.lowercased() == name.lowercased() }
+                                || sources.writtenElsewhere.contains { $0.lowercased() == name.lowercased() }
+                        })
+                    {
+                        notes[lowered] =
+                            "\(object.sobject).\(description.name) refers to "
+                            + "\(reference.referenceTo.joined(separator: "/")), which this migration does not write"
+                        continue
+                    }
+                    if !kept.contains(description.name) { kept.append(description.name) }
+                }
+                return kept
+            }
+            prepared.createFields = keep(object.createFields, create: true)
+            prepared.updateFields = keep(object.updateFields, create: false)
+            if (prepared.createFields + prepared.updateFields).contains(where: { $0.lowercased() == "recordtypeid" }) {
+                let (map, unmatched) = try await recordTypeMap(of: targetDescribe.name)
+                prepared.valueMaps["recordtypeid"] = map
+                for name in unmatched {
+                    warnings.append(
+                        "\(object.sobject): the source's record type \(name) has no counterpart in the target; "
+                            + "its records fail"
+                    )
+                }
+            }
+            for lowered in notes.keys.sorted() {
+                guard let note = notes[lowered] else { continue }
+                if strict {
+                    refusals.append(note)
+                } else {
+                    warnings.append(note + "; left out")
+                }
+            }
+            if let external = object.externalIDField {
+                guard let field = targetDescribe.field(named: external), field.isExternalID || field.isIDLookup else {
+                    throw MigrationError(
+                        .refused,
+                        "sync up '\(object.syncUp ?? "")': externalIdFieldName '\(external)' is not an external id "
+                            + "field of \(object.sobject) in the target; mark it External ID there or use matchFields"
+                    )
+                }
+                prepared.externalIDField = field.name
+            }
+            objects.append(prepared)
+        }
+        if !refusals.isEmpty {
+            throw MigrationError(
+                .refused,
+                "--strict: fields the target lacks or cannot write:\n"
+                    + refusals.map { "  - " + $0 }.joined(separator: "\n")
+                    + "\nnothing was written; remove them from the config, or run without --strict to leave them out"
+            )
+        }
+        do {
+            let references = sourceDescribes.mapValues { describe in
+                describe.fields.filter { $0.type == "reference" }.map {
+                    SourceReferenceField(name: $0.name, referenceTo: $0.referenceTo, isNillable: $0.isNillable)
+                }
+            }
+            return (
+                try MigrationOrder.order(
+                    objects,
+                    referenceFields: references,
+                    writtenElsewhere: sources.writtenElsewhere
+                ), targetTypes, warnings
+            )
+        } catch let error as MigrationConfigError {
+            throw MigrationError(.refused, error.message)
+        }
+    }
+
+    /// The record types of `sobject` paired by developer name and namespace: source id → target id,
+    /// and the source's developer names without a counterpart.
+    private func recordTypeMap(of sobject: String) async throws -> ([String: String], [String]) {
+        func types(_ org: any OrgClient) async throws -> [(id: String, key: String, name: String)] {
+            let query = SOQLQuery.select(
+                fields: ["Id", "DeveloperName", "NamespacePrefix"],
+                from: "RecordType",
+                where: .comparison(SOQLFieldPath("SobjectType"), .equal, .string(sobject))
+            )
+            var result: [(id: String, key: String, name: String)] = []
+            for try await page in org.queryPages(query.text) {
+                for record in try page.body.parse()["records"]?.arrayValue ?? [] {
+                    guard let id = record["Id"]?.stringValue, let name = record["DeveloperName"]?.stringValue
+                    else { continue }
+                    let namespace = record["NamespacePrefix"]?.stringValue ?? ""
+                    let qualified = namespace.isEmpty ? name : "\(namespace)__\(name)"
+                    result.append((id, "\(namespace.lowercased())/\(name.lowercased())", qualified))
+                }
+            }
+            return result
+        }
+        let targetTypes = try await types(target)
+        // The master record type has the same id in every org.
+        var map: [String: String] = ["012000000000000AAA": "012000000000000AAA"]
+        var unmatched: [String] = []
+        for type in try await types(source) {
+            if let match = targetTypes.first(where: { $0.key == type.key }) {
+                map[type.id] = match.id
+            } else {
+                unmatched.append(type.name)
+            }
+        }
+        return (map, unmatched)
+    }
+
+    private func describe(_ org: any OrgClient, _ sobject: String, side: String) async throws -> SObjectDescription {
+        do {
+            return try await org.describe(sobject)
+        } catch let error as OrgClientError where error.code == .notFound {
+            throw MigrationError(.refused, "\(sobject) does not exist in the \(side) org (describe: \(error.message))")
+        } catch let error as OrgClientError {
+            throw MigrationError(.refused, "cannot describe \(sobject) in the \(side) org: \(error.message)")
+        }
+    }
+
+    /// Runs the migration.
+    ///
+    /// - Parameters:
+    ///   - events: The sync downs' events (progress of the read phase).
+    ///   - progress: Called after each batch of the write phase.
+    public func run(
+        _ sources: MigrationSources,
+        storeConfig: StoreConfig?,
+        options: MigrationOptions,
+        stop: StopSignal,
+        events: AsyncStream<SyncEvent>.Continuation?,
+        progress: @escaping @Sendable (MigrationProgress) -> Void
+    ) async throws -> MigrationReport {
+        let (objects, targetTypes, warnings) = try await prepare(sources, strict: options.strict)
+        var report = MigrationReport()
+        report.isDryRun = options.dryRun
+        report.warnings = warnings
+        let runID = UUID().uuidString
+        let steps =
+            sources.syncDowns.map { "read:\($0.name)" }
+            + objects.filter(\.isWritten).map { "write:\($0.sobject)" }
+            + objects.filter { !$0.deferredReferences.isEmpty }.map { "references:\($0.sobject)" }
+        var done: Set<String> = []
+        if options.resume {
+            let journal = try store.readNow { try $0.planJournal() }
+            // A journal whose steps all ended is a finished run: --resume then starts a new one.
+            if journal.contains(where: { $0.status != .done && $0.status != .skipped }) {
+                done = Set(journal.filter { $0.status == .done }.map(\.stepID))
+            }
+        }
+        try registerSoups(objects, storeConfig: storeConfig)
+        if !options.dryRun {
+            try books.bind(now: now())
+            if !options.resume || done.isEmpty {
+                try store.writeNow { [now] in try $0.startPlanJournal(stepIDs: steps, now: now()) }
+            }
+        }
+        let engine = SyncEngine(store: store, org: source, logger: logger)
+        if !options.dryRun {
+            _ = try engine.recoverInterruptedRuns()
+        }
+
+        // Read.
+        for definition in sources.syncDowns where !done.contains("read:\(definition.name)") {
+            try journal("read:\(definition.name)", .running, options)
+            let summary: SyncRunSummary
+            do {
+                summary = try await engine.syncDown(definition, replace: true, stop: stop, events: events)
+            } catch let error as SyncEngineError {
+                throw MigrationError(.refused, "sync down '\(definition.name)': \(error.message)")
+            }
+            guard summary.status == .done else {
+                try journal("read:\(definition.name)", summary.status == .stopped ? .stopped : .failed, options)
+                throw MigrationError(
+                    .failed,
+                    "reading the source through sync down '\(definition.name)' ended \(summary.status.rawValue)"
+                        + (summary.error.map { ": \($0)" } ?? "")
+                        + "; nothing more was written. Run again with --resume"
+                )
+            }
+            try journal("read:\(definition.name)", .done, options)
+        }
+
+        var soups: [String: (soup: String, idField: String)] = [:]
+        for object in objects where object.isWritten {
+            soups[object.sobject.lowercased()] = (object.soup, object.idField)
+        }
+        // First pass, parents first.
+        for object in objects {
+            var entry = MigrationReport.Object(sobject: object.sobject)
+            entry.isWritten = object.isWritten
+            entry.read = try store.readNow { try $0.entryCount(in: object.soup) }
+            if object.isWritten, !done.contains("write:\(object.sobject)") {
+                try journal("write:\(object.sobject)", .running, options)
+                let decider = RecordDecider(
+                    target: target,
+                    books: books,
+                    store: store,
+                    object: object,
+                    targetFieldTypes: targetTypes[object.sobject.lowercased()] ?? [:],
+                    soups: soups,
+                    isDryRun: options.dryRun
+                )
+                let adopted = try await writeObject(
+                    object,
+                    decider: decider,
+                    entry: &entry,
+                    runID: runID,
+                    options: options,
+                    stop: stop,
+                    progress: progress
+                )
+                if adopted > 0 {
+                    report.warnings.append(
+                        "\(object.sobject): \(adopted) record(s) created by an interrupted run were found in the target "
+                            + "and taken into the id map (not created again)"
+                    )
+                }
+                try journal("write:\(object.sobject)", .done, options)
+            }
+            report.objects.append(entry)
+        }
+        // Second pass: references to records written after the record.
+        guard !options.dryRun else { return report }
+        for (position, object) in objects.enumerated()
+        where !object.deferredReferences.isEmpty && !done.contains("references:\(object.sobject)") {
+            try journal("references:\(object.sobject)", .running, options)
+            let pass = ReferencePass(
+                target: target,
+                books: books,
+                store: store,
+                object: object,
+                run: runID,
+                batchSize: options.batchSize
+            )
+            let total = report.objects[position].read
+            let outcome = try await pass.run(stop: stop) { done in
+                progress(MigrationProgress(sobject: object.sobject, phase: .references, done: done, total: total))
+            }
+            report.objects[position].add(outcome)
+            try journal("references:\(object.sobject)", .done, options)
+        }
+        return report
+    }
+
+    func writeObject(
+        _ object: MigrationObject,
+        decider: RecordDecider,
+        entry: inout MigrationReport.Object,
+        runID: String,
+        options: MigrationOptions,
+        stop: StopSignal,
+        progress: @escaping @Sendable (MigrationProgress) -> Void
+    ) async throws -> Int {
+        let applier = BatchApplier(
+            target: target,
+            books: books,
+            sobject: object.sobject,
+            externalIDField: object.externalIDField,
+            run: runID,
+            now: now
+        )
+        var adopted = 0
+        if !options.dryRun {
+            adopted = try await CreateRecovery(target: target, books: books, sobject: object.sobject, run: runID)
+                .recover(userID: targetUserID)
+            entry.created += adopted
+        }
+        // Parent-first rounds when a required self-reference orders the records; one round otherwise.
+        var waiting: Set<String>? = nil
+        var round = 0
+        while true {
+            round += 1
+            var nextWaiting: Set<String> = []
+            var progressed = false
+            var after: Int64 = 0
+            var decided = 0
+            let canWait = object.parentFirstField != nil && !options.dryRun
+            while true {
+                if stop.isStopRequested { throw MigrationError(.failed, "stopped; run again with --resume") }
+                let page = try store.readNow {
+                    try $0.entries(in: object.soup, afterEntryID: after, limit: options.batchSize)
+                }
+                guard let last = page.last else { break }
+                after = last.entryID
+                var records: [[String: OrgValue]] = []
+                for item in page {
+                    let record = try OrgValue(parsing: item.json).objectValue ?? [:]
+                    if let waiting {
+                        let id = Values.value(atPath: object.idField, in: record)?.stringValue ?? ""
+                        guard waiting.contains(id) else { continue }
+                    }
+                    records.append(record)
+                }
+                decided += page.count
+                guard !records.isEmpty else { continue }
+                let decisions = try await decider.decide(records, waiting: canWait)
+                for decision in decisions {
+                    if case .wait = decision.action { nextWaiting.insert(decision.sourceID) } else { progressed = true }
+                }
+                if options.dryRun {
+                    let planned = Self.plannedOutcome(decisions, into: &entry)
+                    entry.add(planned)
+                } else {
+                    entry.add(try await applier.apply(decisions))
+                }
+                progress(MigrationProgress(sobject: object.sobject, phase: .write, done: decided, total: entry.read))
+            }
+            if nextWaiting.isEmpty { break }
+            if !progressed || round > 10_000 {
+                // What still waits has a parent that cannot be written first: a cycle, or a failed parent.
+                let decisions = try await decideWaiting(object, decider: decider, ids: nextWaiting, options: options)
+                entry.add(try await applier.apply(decisions))
+                break
+            }
+            waiting = nextWaiting
+        }
+        return adopted
+    }
+
+    /// The records still waiting after the last round, decided without waiting (they fail).
+    private func decideWaiting(
+        _ object: MigrationObject,
+        decider: RecordDecider,
+        ids: Set<String>,
+        options: MigrationOptions
+    ) async throws -> [RecordDecision] {
+        var decisions: [RecordDecision] = []
+        for slice in Array(ids).sorted().chunked(options.batchSize) {
+            let entries = try store.readNow { try $0.entries(in: object.soup, wherePath: object.idField, isIn: slice) }
+            let records = try entries.map { try OrgValue(parsing: $0.json).objectValue ?? [:] }
+            decisions += try await decider.decide(records, waiting: false).map { decision in
+                guard case .fail(let reason) = decision.action else { return decision }
+                return RecordDecision(
+                    sourceID: decision.sourceID,
+                    action: .fail(reason + " (its parent, a record of the same object, could not be written first)")
+                )
+            }
+        }
+        return decisions
+    }
+
+    /// A dry run's counts: what would be created, updated, left unchanged or fail.
+    static func plannedOutcome(_ decisions: [RecordDecision], into entry: inout MigrationReport.Object) -> BatchOutcome
+    {
+        var outcome = BatchOutcome()
+        for decision in decisions {
+            var planned: MigrationReport.PlannedWrite?
+            switch decision.action {
+            case .create, .upsert:
+                outcome.created += 1
+                planned = .init(action: .create, sourceID: decision.sourceID, targetID: nil)
+            case .update(let targetID, _):
+                outcome.updated += 1
+                planned = .init(action: .update, sourceID: decision.sourceID, targetID: targetID)
+            case .unchanged: outcome.unchanged += 1
+            case .wait: break
+            case .fail(let reason):
+                outcome.failures.append(MigrationFailure(sourceID: decision.sourceID, message: reason))
+            }
+            if let planned, entry.planned.count < MigrationReport.plannedListed { entry.planned.append(planned) }
+        }
+        return outcome
+    }
+
+    private func journal(_ step: String, _ status: PlanJournalEntry.Status, _ options: MigrationOptions) throws {
+        guard !options.dryRun else { return }
+        try store.writeNow { [now] in try $0.recordPlanStep(step, status: status, now: now()) }
+    }
+
+    /// Registers the migrated soups the store lacks: as the store config declares them, else with
+    /// a string index on the id field.
+    private func registerSoups(_ objects: [MigrationObject], storeConfig: StoreConfig?) throws {
+        try store.writeNow { writer in
+            for object in objects where try !writer.reader.hasSoup(object.soup) {
+                var indexes: [IndexSpec] = []
+                if let soup = storeConfig?.soup(named: object.soup) {
+                    indexes = try soup.indexes.map { index in
+                        IndexSpec(
+                            path: index.path,
+                            type: try SoupIndexType(configName: index.type.rawValue, soup: soup.name)
+                        )
+                    }
+                }
+                if !indexes.contains(where: { $0.path == object.idField }) {
+                    indexes.append(IndexSpec(path: object.idField, type: .string))
+                }
+                try writer.registerSoup(SoupSpec(name: object.soup, indexes: indexes))
+            }
+        }
+    }
+}

@@ -1,0 +1,355 @@
+import ArgumentParser
+import Foundation
+import Migration
+import OrgAccess
+import OrgClient
+import SoupStore
+import SyncConfig
+import SyncEngine
+
+/// `syncrun migrate`: moves the records the config describes from one org to another, with id
+/// remapping. The work is the `Migration` library's; this parses flags, connects both orgs,
+/// opens the staging store and renders the report.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Move the records the config describes from one org to another, remapping ids.",
+        discussion: """
+            The config's soql sync downs say what to read from the --from org (several into one soup: their \
+            union); the sync ups of the same soups say how to write to the --to org (createFieldlist, \
+            updateFieldlist, externalIdFieldName, and the extension matchFields: one or more fields, \
+            relationship paths such as Account.Name allowed). A soup without a sync up is read, not written. \
+            Each record is matched by, in order: the id map of earlier runs, the external id (upsert), the \
+            matchFields key (a key matching several target records fails the record); else it is created. \
+            Reference fields between migrated objects are rewritten to target ids; objects are written \
+            parents first; self-references and cycles in two passes (a required self-reference: parents \
+            first). A record already equal in the target is left unchanged, so a second run writes nothing.
+
+            The staging store (default .syncrun/migrate-SOURCEID-TARGETID.db under the config directory) \
+            belongs to one (source, target) pair and keeps the id map (--id-map FILE exports it as CSV). \
+            After a kill, run again with --resume: nothing is created twice, nothing skipped; without \
+            --resume an unfinished migration is refused. --dry-run reads both orgs (the source is read \
+            into the staging store, which is not the target) and prints what would be created or \
+            updated, writing nothing to the target.
+
+            Output: progress on a terminal, JSON lines otherwise (or with --format json), then the \
+            report. Exit status: 0 every record migrated; 1 some record failed (the rest is done) or a \
+            run failed (continue with --resume); 2 usage, config or org errors (nothing written).
+            """
+    )
+
+    @OptionGroup var config: ConfigOptions
+
+    @Option(help: ArgumentHelp("The source org (the ORG grammar of --org).", valueName: "org"))
+    var from: String
+
+    @Option(help: ArgumentHelp("The target org (the ORG grammar of --org).", valueName: "org"))
+    var to: String
+
+    @Option(help: ArgumentHelp("The access token of an http(s) --from org. Never printed.", valueName: "token"))
+    var fromAccessToken: String?
+
+    @Option(help: ArgumentHelp("The access token of an http(s) --to org. Never printed.", valueName: "token"))
+    var toAccessToken: String?
+
+    @Option(
+        help: ArgumentHelp("The REST API version of both orgs (default: each org's own, else 62.0).", valueName: "NN.N")
+    )
+    var apiVersion: String?
+
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "The staging store (default: .syncrun/migrate-SOURCEID-TARGETID.db under the config directory).",
+            valueName: "file"
+        )
+    )
+    var storePath: String?
+
+    @Option(
+        name: .customLong("only"),
+        help: ArgumentHelp("Migrate only the soup of this sync up (repeatable).", valueName: "name")
+    )
+    var only: [String] = []
+
+    @Flag(help: "Read both orgs and print what would be created or updated; write nothing to the target.")
+    var dryRun = false
+
+    @Flag(help: "Continue a migration that was killed or stopped.") var resume = false
+
+    @Flag(help: "Refuse fields the target lacks or cannot write, instead of leaving them out with a warning.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("Also write the id map (source id → target id) as CSV to FILE.", valueName: "file"))
+    var idMap: String?
+
+    @Option(help: ArgumentHelp("Also write the report as a JUnit XML report to FILE.", valueName: "file"))
+    var junit: String?
+
+    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+
+    func validate() throws {
+        if dryRun, resume { throw ValidationError("--dry-run and --resume cannot be combined") }
+    }
+
+    func run() async throws {
+        let startedAt = Date()
+        let loaded = try config.load()
+        for diagnostic in loaded.diagnostics { StandardStreams.writeError(diagnostic.description + "\n") }
+        if loaded.hasErrors {
+            throw CLIError.usage("the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details")
+        }
+        guard let syncs = loaded.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
+        let sources: MigrationSources
+        do {
+            sources = try MigrationSources(config: syncs, only: only)
+        } catch let error as MigrationConfigError {
+            throw CLIError.usage(error.message)
+        }
+        let project = try ProjectContext.load(configDirectory: config.configDirectory)
+        let environment = ProcessInfo.processInfo.environment
+        let resolver = project?.resolver(environment: environment) ?? OrgResolver(environment: environment)
+        let (fromDefinition, toDefinition) = try await OrgAccessErrors.converting {
+            (
+                try resolver.resolve(from, flags: .init(accessToken: fromAccessToken, apiVersion: apiVersion)),
+                try resolver.resolve(to, flags: .init(accessToken: toAccessToken, apiVersion: apiVersion))
+            )
+        }
+        let caFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let connector = OrgConnector(
+            environment: environment,
+            trustedCertificatesFile: caFile,
+            logger: CLILogging.logger
+        )
+        let report = try await OrgAccessErrors.converting {
+            try await connector.withConnection(to: fromDefinition) { source in
+                try await connector.withConnection(to: toDefinition) { target in
+                    for note in source.notes + target.notes { StandardStreams.writeError(note + "\n") }
+                    return try await migrate(loaded, sources: sources, source: source, target: target)
+                }
+            }
+        }
+        if let junit {
+            let xml = report.junitXML(
+                timestamp: startedAt,
+                milliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000)
+            )
+            do {
+                try xml.write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                throw CLIError("cannot write the JUnit report to '\(junit)': \(error.localizedDescription)")
+            }
+        }
+        if !report.isClean {
+            let failed = report.objects.reduce(0) { $0 + $1.failed }
+            throw CLIError(
+                "\(failed) record(s) \(dryRun ? "would fail" : "failed") and \(dryRun ? "would be" : "were") left out "
+                    + "(the report lists them); fix them and run again"
+            )
+        }
+    }
+
+    private func migrate(
+        _ loaded: LoadedConfig,
+        sources: MigrationSources,
+        source: OrgConnection,
+        target: OrgConnection
+    ) async throws -> MigrationReport {
+        let sourceIdentity = try await identity(of: source)
+        let targetIdentity = try await identity(of: target)
+        guard sourceIdentity.organizationID.prefix(15) != targetIdentity.organizationID.prefix(15) else {
+            throw CLIError.usage(
+                "--from '\(from)' and --to '\(to)' are the same org (\(sourceIdentity.organizationID)); "
+                    + "migrate moves records between two orgs"
+            )
+        }
+        let pair = MigrationPair(sourceOrgID: sourceIdentity.organizationID, targetOrgID: targetIdentity.organizationID)
+        let path =
+            storePath
+            ?? URL(fileURLWithPath: config.configDirectory)
+            .appendingPathComponent(".syncrun/migrate-\(pair.sourceOrgID)-\(pair.targetOrgID).db").path
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try StoreErrors.converting { try SoupStore(path: path) }
+        let migrator = Migrator(
+            store: store,
+            source: source.client,
+            target: target.client,
+            pair: pair,
+            targetUserID: targetIdentity.userID,
+            logger: CLILogging.logger
+        )
+        let renderer = SyncEventRenderer(format: format)
+        let asJSON = renderer.asJSONLines
+        let report: MigrationReport
+        do {
+            try migrator.preflight(storePath: path, resume: resume, dryRun: dryRun)
+            // The staging store's sync downs read the source: it is bound to that org as any store.
+            try await StoreBindingCheck(store: store, path: path, connection: source).run(readOnly: false)
+            let stop = StopSignal()
+            let stopper = SignalStopper(stop: stop)
+            let (events, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
+            async let rendering: Void = renderer.render(events)
+            do {
+                report = try await migrator.run(
+                    sources,
+                    storeConfig: loaded.userStore,
+                    options: MigrationOptions(dryRun: dryRun, resume: resume, strict: strict),
+                    stop: stop,
+                    events: continuation
+                ) { progress in MigrateReportRenderer.renderProgress(progress, asJSON: asJSON) }
+            } catch {
+                continuation.finish()
+                await rendering
+                throw error
+            }
+            continuation.finish()
+            await rendering
+            withExtendedLifetime(stopper) {}
+        } catch let error as MigrationError {
+            throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
+        } catch let error as OrgClientError {
+            throw CLIError(
+                "the migration stopped: \(error.message); what was written is recorded, run again with --resume"
+            )
+        } catch let error as SoupStoreError {
+            throw CLIError(error.message)
+        }
+        MigrateReportRenderer(asJSON: asJSON).render(report)
+        if let idMap {
+            do {
+                let count = try IDMapExport.write(MigrationBooks(store: store, pair: pair), toFile: idMap)
+                if !asJSON { StandardStreams.writeError("id map: \(count) record(s) written to \(idMap)\n") }
+            } catch let error as MigrationError {
+                throw CLIError(error.message)
+            }
+        }
+        return report
+    }
+
+    private func identity(of connection: OrgConnection) async throws -> OrgUserIdentity {
+        if let known = connection.identity { return known }
+        do {
+            return try await connection.client.identity()
+        } catch let error as OrgClientError {
+            throw CLIError(error.message)
+        }
+    }
+}
+
+/// Prints the migration's progress and report: JSON lines, or text for a terminal.
+struct MigrateReportRenderer {
+    let asJSON: Bool
+
+    static func renderProgress(_ progress: MigrationProgress, asJSON: Bool) {
+        if asJSON {
+            let line = ProgressLine(
+                sobject: progress.sobject,
+                phase: progress.phase.rawValue,
+                done: progress.done,
+                total: progress.total
+            )
+            Self.writeLine(line)
+        } else {
+            StandardStreams.write(
+                "\r\(progress.sobject) (\(progress.phase.rawValue)): \(progress.done)/\(progress.total)"
+                    + (progress.done >= progress.total ? "\n" : "")
+            )
+        }
+    }
+
+    func render(_ report: MigrationReport) {
+        if asJSON {
+            Self.writeLine(ReportLine(report))
+            return
+        }
+        var rows = [["object", "read", "created", "updated", "unchanged", "failed"]]
+        for object in report.objects {
+            rows.append(
+                [
+                    object.sobject + (object.isWritten ? "" : " (read only)"), String(object.read),
+                    String(object.created), String(object.updated), String(object.unchanged), String(object.failed),
+                ]
+            )
+        }
+        var text = "\n"
+        if report.isDryRun { text += "DRY RUN: nothing was written to the target. Would write:\n" }
+        text += PlanReportRenderer.table(rows)
+        for object in report.objects {
+            for failure in object.failures.prefix(20) {
+                text += "\(object.sobject) \(failure.sourceID): \(failure.message)\n"
+            }
+            if object.failed > 20 { text += "\(object.sobject): … \(object.failed - 20) more (--format json)\n" }
+            for planned in object.planned.prefix(10) {
+                text +=
+                    "  \(object.sobject) \(planned.action.rawValue) \(planned.sourceID)"
+                    + (planned.targetID.map { " → \($0)" } ?? "") + "\n"
+            }
+        }
+        for warning in report.warnings { text += "warning: \(warning)\n" }
+        let totals = report.objects.reduce(into: (0, 0, 0, 0)) {
+            $0.0 += $1.created
+            $0.1 += $1.updated
+            $0.2 += $1.unchanged
+            $0.3 += $1.failed
+        }
+        text +=
+            "\(report.isClean ? "DONE" : "FAILED"): \(totals.0) created, \(totals.1) updated, "
+            + "\(totals.2) unchanged, \(totals.3) failed\n"
+        StandardStreams.write(text)
+    }
+
+    private static func writeLine<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard var data = try? encoder.encode(value) else { return }
+        data.append(0x0A)
+        StandardStreams.write(data)
+    }
+
+    private struct ProgressLine: Encodable {
+        var event = "migrate"
+        var sobject: String
+        var phase: String
+        var done: Int
+        var total: Int
+    }
+
+    /// The report, exactly `{"objects": [...], "warnings": [...]}` (plus `"dryRun": true` for a dry run).
+    private struct ReportLine: Encodable {
+        struct Object: Encodable {
+            var sobject: String
+            var read: Int
+            var created: Int
+            var updated: Int
+            var unchanged: Int
+            var failed: Int
+            var failures: [Failure]
+        }
+
+        struct Failure: Encodable {
+            var sourceId: String
+            var message: String
+        }
+
+        var objects: [Object]
+        var warnings: [String]
+        var dryRun: Bool?
+
+        init(_ report: MigrationReport) {
+            objects = report.objects.map { object in
+                Object(
+                    sobject: object.sobject,
+                    read: object.read,
+                    created: object.created,
+                    updated: object.updated,
+                    unchanged: object.unchanged,
+                    failed: object.failed,
+                    failures: object.failures.map { Failure(sourceId: $0.sourceID, message: $0.message) }
+                )
+            }
+            warnings = report.warnings
+            dryRun = report.isDryRun ? true : nil
+        }
+    }
+}

@@ -1,0 +1,386 @@
+import Foundation
+import LocalOrg
+import SoupStore
+import SyncLedger
+import SyncrunTestSupport
+import Testing
+
+/// A copy of examples/migrate with two local orgs of different id spaces: the source seeded from
+/// the example's data, the target empty but for one Account the migration must match by name.
+struct MigrateProject {
+    let directory: URL
+
+    var config: String { directory.path }
+    var sourceDirectory: String { directory.appendingPathComponent("orgs/source").path }
+    var targetDirectory: String { directory.appendingPathComponent("orgs/target").path }
+
+    static func with<T>(
+        sourceSeed: ((URL) throws -> [String])? = nil,
+        _ body: (MigrateProject) async throws -> T
+    ) async throws -> T {
+        try await TemporaryDirectory.with(prefix: "migrate") { directory in
+            let project = directory.appendingPathComponent("migrate")
+            try FileManager.default.copyItem(
+                at: RepositoryPaths.examples.appendingPathComponent("migrate"),
+                to: project
+            )
+            try? FileManager.default.removeItem(at: project.appendingPathComponent(".syncrun"))
+            let migrate = MigrateProject(directory: project)
+            let seed = try SyncrunProcess.run(
+                [
+                    "org", "seed", "--data", migrate.sourceDirectory, "--id-seed", "101",
+                    "--schema", project.appendingPathComponent("source-schema.yaml").path,
+                ] + (try sourceSeed?(directory) ?? [project.appendingPathComponent("data/plan.json").path])
+            )
+            #expect(seed.status == 0, "\(seed.stderr)")
+            let existing = project.appendingPathComponent("target-records.json")
+            try
+                #"{"records": [{"attributes": {"type": "Account", "referenceId": "G"}, "Name": "Globex", "Industry": "Old"}]}"#
+                .write(to: existing, atomically: true, encoding: .utf8)
+            let target = try SyncrunProcess.run([
+                "org", "seed", "--data", migrate.targetDirectory, "--id-seed", "202",
+                "--schema", project.appendingPathComponent("target-schema.yaml").path, existing.path,
+            ])
+            #expect(target.status == 0, "\(target.stderr)")
+            return try await body(migrate)
+        }
+    }
+
+    var arguments: [String] {
+        [
+            "migrate", "--config", config, "--from", "local:" + sourceDirectory, "--to", "local:" + targetDirectory,
+            "--format", "json",
+        ]
+    }
+
+    func migrate(_ extra: [String] = []) throws -> SyncrunProcess.Result {
+        try SyncrunProcess.run(arguments + extra)
+    }
+
+    func records(_ side: String, _ soql: String) throws -> [[String: Any]] {
+        let directory = side == "source" ? sourceDirectory : targetDirectory
+        let result = try SyncrunProcess.run(["org", "query", "--data", directory, soql])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    }
+
+    /// The rows of `soql` on one side as sorted lines of `fields` (dotted paths), ids left out.
+    func graph(_ side: String, _ soql: String, _ fields: [String]) throws -> [String] {
+        try records(side, soql).map { record in
+            fields.map { path in
+                var value: Any? = record
+                for component in path.split(separator: ".") { value = (value as? [String: Any])?[String(component)] }
+                return value.map { "\($0)" } ?? "null"
+            }.joined(separator: " | ")
+        }.sorted()
+    }
+
+    /// Edits source records in place.
+    func editSource(_ body: (OrgWriter) throws -> Void) throws {
+        let database = try OrgDatabase(directory: URL(fileURLWithPath: sourceDirectory))
+        try database.write { try body($0) }
+    }
+}
+
+/// The final JSON report of `syncrun migrate`.
+struct MigrateReport {
+    let objects: [String: [String: Any]]
+    let warnings: [String]
+
+    init(_ result: SyncrunProcess.Result) throws {
+        let last = try #require(result.stdout.split(separator: "\n").last, "no output; stderr: \(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let list = try #require(object["objects"] as? [[String: Any]], "\(last)")
+        objects = Dictionary(uniqueKeysWithValues: list.map { ($0["sobject"] as? String ?? "?", $0) })
+        warnings = object["warnings"] as? [String] ?? []
+    }
+
+    func count(_ key: String, _ sobject: String) -> Int { objects[sobject]?[key] as? Int ?? -1 }
+    func total(_ key: String) -> Int { objects.values.reduce(0) { $0 + ($1[key] as? Int ?? 0) } }
+}
+
+@Suite(.serialized)
+struct MigrateCommandTests {
+    static let graphQueries: [(String, [String])] = [
+        (
+            "SELECT Name, Industry, Parent.Name, RecordType.DeveloperName FROM Account",
+            ["Name", "Industry", "Parent.Name", "RecordType.DeveloperName"]
+        ),
+        ("SELECT Email, Title, Account.Name FROM Contact", ["Email", "Title", "Account.Name"]),
+        (
+            "SELECT Name, StageName, CloseDate, Account.Name FROM Opportunity",
+            ["Name", "StageName", "CloseDate", "Account.Name"]
+        ),
+        (
+            "SELECT Code__c, Name, Account__r.Name, Contact__r.Email FROM Project__c",
+            ["Code__c", "Name", "Account__r.Name", "Contact__r.Email"]
+        ),
+    ]
+
+    @Test func theTargetGetsTheSourceGraphAndReRunsWriteOnlyWhatChanged() async throws {
+        try await MigrateProject.with { project in
+            // Record types have ids of each org's own: one account of the second record type.
+            try project.editSource { writer in
+                let type = try writer.query(
+                    "SELECT Id FROM RecordType WHERE SobjectType = 'Account' AND DeveloperName = 'Partner'",
+                    apiVersion: "62.0"
+                )
+                let account = try writer.query("SELECT Id FROM Account WHERE Name = 'Acme Spain'", apiVersion: "62.0")
+                let typeID = try #require(
+                    (try JSONSerialization.jsonObject(with: type.recordsJSON) as? [[String: Any]])?.first?["Id"]
+                        as? String
+                )
+                let accountID = try #require(
+                    (try JSONSerialization.jsonObject(with: account.recordsJSON) as? [[String: Any]])?.first?["Id"]
+                        as? String
+                )
+                try writer.update("Account", id: accountID, fields: ["RecordTypeId": .string(typeID)])
+            }
+            let first = try project.migrate()
+            #expect(first.status == 0, "\(first.stderr)\n\(first.stdout.suffix(2000))")
+            let report = try MigrateReport(first)
+            #expect(report.count("read", "Account") == 7)
+            #expect(report.count("created", "Account") == 6)  // Globex was matched by Name
+            #expect(report.count("updated", "Account") == 1)  // its Industry differed
+            #expect(report.count("created", "Contact") == 8)
+            #expect(report.count("created", "Opportunity") == 5)
+            #expect(report.count("created", "Project__c") == 5)
+            #expect(report.total("failed") == 0)
+            #expect(report.warnings.contains { $0.contains("Legacy_Score__c") && $0.contains("left out") })
+
+            // Same graph on both sides, compared by names and keys.
+            for (soql, fields) in Self.graphQueries {
+                #expect(try project.graph("target", soql, fields) == project.graph("source", soql, fields), "\(soql)")
+            }
+            let sourceIDs = Set(
+                try project.records("source", "SELECT Id FROM Account").compactMap { $0["Id"] as? String }
+            )
+            let targetIDs = Set(
+                try project.records("target", "SELECT Id FROM Account").compactMap { $0["Id"] as? String }
+            )
+            #expect(
+                try project.graph(
+                    "target",
+                    "SELECT Name FROM Account WHERE RecordType.DeveloperName = 'Partner'",
+                    ["Name"]
+                ) == ["Acme Spain"]
+            )
+            #expect(sourceIDs.isDisjoint(with: targetIDs))
+
+            // A second run creates and updates nothing.
+            let second = try MigrateReport(try project.migrate())
+            #expect(second.total("created") == 0)
+            #expect(second.total("updated") == 0)
+            #expect(second.total("unchanged") == 25)
+
+            // Five edits in the source: exactly five updates.
+            try project.editSource { writer in
+                for (sobject, field, value, soql) in [
+                    ("Account", "Industry", "Energy", "SELECT Id FROM Account WHERE Name = 'Initech'"),
+                    ("Account", "Industry", "Retail", "SELECT Id FROM Account WHERE Name = 'Acme France'"),
+                    ("Contact", "Title", "Chair", "SELECT Id FROM Contact WHERE LastName = 'Lovelace'"),
+                    (
+                        "Opportunity", "StageName", "Closed Lost",
+                        "SELECT Id FROM Opportunity WHERE Account.Name = 'Initech'"
+                    ),
+                    ("Project__c", "Name", "Project One", "SELECT Id FROM Project__c WHERE Code__c = 'PRJ-001'"),
+                ] {
+                    let page = try writer.query(soql, apiVersion: "62.0")
+                    let rows = try JSONSerialization.jsonObject(with: page.recordsJSON) as? [[String: Any]]
+                    let id = try #require(rows?.first?["Id"] as? String, "\(soql)")
+                    try writer.update(sobject, id: id, fields: [field: .string(value)])
+                }
+            }
+            let third = try project.migrate()
+            #expect(third.status == 0, "\(third.stderr)")
+            let edited = try MigrateReport(third)
+            #expect(edited.total("created") == 0)
+            #expect(edited.total("updated") == 5)
+            for (soql, fields) in Self.graphQueries {
+                #expect(try project.graph("target", soql, fields) == project.graph("source", soql, fields), "\(soql)")
+            }
+        }
+    }
+}
+
+/// Crash safety of `syncrun migrate`: SIGKILL at random instants of a migration of a few thousand
+/// records, each kill followed by `--resume`; at the end the target holds every record exactly once
+/// with its references, the objects matched by nothing but the id map and the create intents.
+/// `SYNCRUN_MIGRATE_KILLS` sets the number of kills (default 4),
+/// `SYNCRUN_KILL_SEED` the seed (printed on failure).
+@Suite(.serialized)
+struct MigrateCrashTests {
+    static let accounts = 1000
+    static let contacts = 2000
+
+    /// A record file: accounts in trees of ten (one parent, nine children), two contacts each.
+    static func seedFile(in directory: URL) throws -> String {
+        var records: [String] = []
+        for index in 0..<accounts {
+            let parent = index % 10 == 0 ? "" : #", "ParentId": "@A\#(index - index % 10)""#
+            records.append(
+                #"{"attributes": {"type": "Account", "referenceId": "A\#(index)"}, "Name": "Account \#(index)", "#
+                    + #""Industry": "I\#(index % 7)"\#(parent)}"#
+            )
+        }
+        for index in 0..<contacts {
+            records.append(
+                #"{"attributes": {"type": "Contact", "referenceId": "C\#(index)"}, "LastName": "Person \#(index)", "#
+                    + #""Email": "p\#(index)@example.com", "AccountId": "@A\#(index / 2)"}"#
+            )
+        }
+        let url = directory.appendingPathComponent("many.json")
+        try (#"{"records": ["# + records.joined(separator: ",\n") + "]}").write(
+            to: url,
+            atomically: true,
+            encoding: .utf8
+        )
+        return url.path
+    }
+
+    @Test func killedMigrationsResumeWithoutDuplicatesOrMissingRecords() async throws {
+        let kills = Int(ProcessInfo.processInfo.environment["SYNCRUN_MIGRATE_KILLS"] ?? "") ?? 4
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["SYNCRUN_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...1_000_000)
+        var random = SplitMix64(seed: seed)
+        try await MigrateProject.with(sourceSeed: { [try Self.seedFile(in: $0)] }) { project in
+            // No matching keys: a lost create is found only through its intent (the created-by lookup).
+            let syncs = project.directory.appendingPathComponent("usersyncs.json")
+            let text = try String(contentsOf: syncs, encoding: .utf8)
+            try text.replacingOccurrences(of: #""matchFields": ["Name"]"#, with: #""matchFields": []"#)
+                .replacingOccurrences(of: #""matchFields": ["Email"]"#, with: #""matchFields": []"#)
+                .write(to: syncs, atomically: true, encoding: .utf8)
+            let arguments = project.arguments + ["--only", "accountsUp", "--only", "contactsUp", "--resume"]
+            // How long a whole run takes, measured on a dry run (reads both orgs, writes nothing).
+            let clock = ContinuousClock()
+            var span = max(
+                clock.measure { _ = try? SyncrunProcess.run(project.arguments + ["--dry-run"]) },
+                .seconds(1)
+            )
+            var killed = 0
+            var attempts = 0
+            while killed < kills, attempts < kills * 4 {
+                attempts += 1
+                let fraction = 0.1 + Double(random.next() % 800) / 1000
+                let outcome = try await SyncrunProcess.runKilled(arguments, after: span * fraction)
+                if outcome.killed { killed += 1 } else { span = span * 0.7 }
+            }
+            var final: SyncrunProcess.Result?
+            for _ in 0..<3 {
+                let run = try SyncrunProcess.run(arguments)
+                final = run
+                if run.status == 0 { break }
+            }
+            #expect(final?.status == 0, "seed \(seed): \(final?.stderr ?? "")")
+            #expect(killed >= 1, "seed \(seed): no run was killed mid-run")
+
+            let accountNames = try project.records("target", "SELECT Name FROM Account").compactMap {
+                $0["Name"] as? String
+            }
+            // Every source account once, plus the target's own Globex.
+            #expect(accountNames.count == Self.accounts + 1, "seed \(seed)")
+            #expect(Set(accountNames).count == accountNames.count, "seed \(seed): duplicate accounts")
+            let emails = try project.records("target", "SELECT Email FROM Contact").compactMap {
+                $0["Email"] as? String
+            }
+            #expect(emails.count == Self.contacts, "seed \(seed)")
+            #expect(Set(emails).count == emails.count, "seed \(seed): duplicate contacts")
+            for (soql, fields) in [
+                ("SELECT Name, Parent.Name FROM Account WHERE Name LIKE 'Account %'", ["Name", "Parent.Name"]),
+                ("SELECT Email, Account.Name FROM Contact", ["Email", "Account.Name"]),
+            ] {
+                #expect(
+                    try project.graph("target", soql, fields) == project.graph("source", soql, fields),
+                    "seed \(seed)"
+                )
+            }
+            // A run after the last one writes nothing.
+            let again = try MigrateReport(try SyncrunProcess.run(arguments))
+            #expect(again.total("created") == 0)
+            #expect(again.total("updated") == 0)
+        }
+    }
+}
+
+@Suite(.serialized)
+struct MigrateRefusalTests {
+    @Test func aDryRunWritesNothingToTheTargetAndSaysWhatItWouldDo() async throws {
+        try await MigrateProject.with { project in
+            let before = try project.records("target", "SELECT Id, Name, Industry FROM Account")
+            let result = try project.migrate(["--dry-run"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try MigrateReport(result)
+            #expect(report.count("created", "Account") == 6)
+            #expect(report.count("updated", "Account") == 1)
+            #expect(report.count("created", "Project__c") == 5)
+            #expect(try project.records("target", "SELECT Id, Name, Industry FROM Account").count == before.count)
+            #expect(try project.records("target", "SELECT Id FROM Contact").isEmpty)
+            #expect(try MigrateReport(result).objects.isEmpty == false)
+        }
+    }
+
+    @Test func strictRefusesFieldsTheTargetCannotTakeBeforeWritingAnything() async throws {
+        try await MigrateProject.with { project in
+            let result = try project.migrate(["--strict"])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("Account.Legacy_Score__c does not exist in the target"), "\(result.stderr)")
+            #expect(try project.records("target", "SELECT Id FROM Account").count == 1)
+        }
+    }
+
+    @Test func aStagingStoreServesOnePairAndAnUnfinishedRunNeedsResume() async throws {
+        try await MigrateProject.with { project in
+            let store = project.directory.appendingPathComponent("staging.db").path
+            #expect(
+                try project.migrate([
+                    "--store", store, "--id-map", project.config + "/ids.csv", "--junit", project.config + "/junit.xml",
+                ]).status == 0
+            )
+            let csv = try String(contentsOfFile: project.config + "/ids.csv", encoding: .utf8)
+            #expect(csv.hasPrefix("sobject,source_org,target_org,source_id,target_id\r\n"))
+            #expect(csv.split(separator: "\r\n").count == 1 + 25)
+            let junit = try String(contentsOfFile: project.config + "/junit.xml", encoding: .utf8)
+            #expect(junit.contains(#"<testsuite name="syncrun migrate" tests="4" failures="0""#), "\(junit)")
+            #expect(junit.contains(#"<testcase classname="migrate" name="Project__c""#))
+
+            // The same store for the other direction is refused before anything is written.
+            let swapped = try SyncrunProcess.run([
+                "migrate", "--config", project.config, "--from", "local:" + project.targetDirectory,
+                "--to", "local:" + project.sourceDirectory, "--store", store, "--format", "json",
+            ])
+            #expect(swapped.status == 2)
+            #expect(swapped.stderr.contains("belongs to the migration from org"), "\(swapped.stderr)")
+
+            // A run that did not finish: refused without --resume, continued with it.
+            let soups = try SoupStore(path: store)
+            try soups.write { try $0.recordPlanStep("write:Contact", status: .running, now: 0) }
+            let refused = try project.migrate(["--store", store])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("--resume"), "\(refused.stderr)")
+            let resumed = try project.migrate(["--store", store, "--resume"])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(try MigrateReport(resumed).total("created") == 0)
+        }
+    }
+
+    @Test func aReferenceToARecordNotMigratedFailsThatRecordOnlyWithExitStatusOne() async throws {
+        try await MigrateProject.with { project in
+            // Contacts of the Initech account only: the migration leaves Initech out (its query
+            // excludes it), so its contacts cannot point anywhere in the target.
+            let syncs = project.directory.appendingPathComponent("usersyncs.json")
+            let text = try String(contentsOf: syncs, encoding: .utf8)
+            try text.replacingOccurrences(
+                of: "LastModifiedDate FROM Account\"",
+                with: "LastModifiedDate FROM Account WHERE Name != 'Initech'\""
+            ).write(to: syncs, atomically: true, encoding: .utf8)
+            let result = try project.migrate(["--only", "accountsUp", "--only", "contactsUp"])
+            #expect(result.status == 1, "\(result.stderr)")
+            let report = try MigrateReport(result)
+            #expect(report.count("failed", "Contact") == 2)
+            #expect(report.count("created", "Contact") == 6)
+            let failures = report.objects["Contact"]?["failures"] as? [[String: Any]] ?? []
+            #expect(failures.allSatisfy { ($0["message"] as? String ?? "").contains("AccountId refers to Account") })
+            #expect(try project.records("target", "SELECT Id FROM Contact").count == 6)
+        }
+    }
+}
