@@ -205,7 +205,8 @@ let package = Package(
         .testTarget(
             name: "SyncEngineTests",
             dependencies: [
-                "SyncEngine", "LocalOrg", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig", "SyncrunTestSupport",
+                "SyncEngine", "LocalOrg", "SOQL", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig",
+                "SyncrunTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
