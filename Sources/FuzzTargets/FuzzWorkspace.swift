@@ -18,7 +18,7 @@ enum FuzzWorkspace {
         let call = folder.appendingPathComponent(UUID().uuidString)
         try? FileManager.default.createDirectory(at: call, withIntermediateDirectories: true)
         let url = call.appendingPathComponent(name)
-        FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
         return url
     }
 
