@@ -96,6 +96,7 @@ class Soak:
         self.org_dir = os.path.join(self.root, "org")
         self.store_file = os.path.join(self.project, ".syncrun", "store.db")
         self.kills = 0
+        self.rounds = 0
         self.resumes = 0
         self.failed_runs = 0
         self.checks = 0
@@ -387,8 +388,13 @@ class Soak:
             self.run_until_done(resume=False)
             estimate = max(0.3, time.monotonic() - began)
             self.check(strict=True)
-            for round_number in range(1, self.args.kills + 1):
+            # A round whose run ends before its kill moment counts no kill: rounds go on until
+            # --kills runs were killed (at most three times as many rounds).
+            round_number = 0
+            while self.kills < self.args.kills and round_number < 3 * self.args.kills:
+                round_number += 1
                 self.make_changes(round_number)
+                self.rounds = round_number
                 began = time.monotonic()
                 if not self.run_and_kill(estimate):
                     # The run finished before the kill: check it, then make the next kill sooner.
@@ -410,7 +416,9 @@ class Soak:
         finally:
             self.stop_org()
         elapsed = time.monotonic() - started
-        print(f"soak: kills {self.kills}, resumes {self.resumes}, failed runs retried {self.failed_runs}, "
+        if self.kills < self.args.kills:
+            raise Violation(f"only {self.kills} of {self.args.kills} runs were killed")
+        print(f"soak: rounds {self.rounds}, kills {self.kills}, resumes {self.resumes}, failed runs retried {self.failed_runs}, "
               f"checks {self.checks}, records compared {self.compared}, lost 0, duplicates 0 "
               f"({elapsed:.0f} s, seed {self.args.seed})")
 
