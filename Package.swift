@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -152,6 +153,16 @@ let package = Package(
             ],
             path: "Benchmarks/SyncrunBench"
         ),
+        // Fuzz targets: one function per parser that takes outside input, fed arbitrary bytes (see
+        // docs/fuzzing.md). Replayed over Fuzz/corpus and Fuzz/regressions by FuzzTargetsTests; run
+        // under libFuzzer by scripts/fuzz.sh.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Shared test helpers: temp dirs, local org on a free port, temp stores.
         .target(
             name: "SyncrunTestSupport",
@@ -204,7 +215,8 @@ let package = Package(
         .testTarget(
             name: "SyncEngineTests",
             dependencies: [
-                "SyncEngine", "LocalOrg", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig", "SyncrunTestSupport",
+                "SyncEngine", "LocalOrg", "SOQL", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig",
+                "SyncrunTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -215,6 +227,7 @@ let package = Package(
                 "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         // End-to-end tests that run the built `syncrun` executable.
         .testTarget(
             name: "syncrunTests",
@@ -222,3 +235,24 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer harness, declared only for scripts/fuzz.sh (`SYNCRUN_FUZZ=1`, scratch path
+// `.build-fuzz`): this package's modules are built with coverage and address sanitizer, and the
+// harness links libFuzzer and runs its driver on the target named by `$SYNCRUN_FUZZ_TARGET`.
+if ProcessInfo.processInfo.environment["SYNCRUN_FUZZ"] == "1" {
+    let sanitized: Set = [
+        "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg", "FuzzTargets",
+    ]
+    for target in package.targets where sanitized.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    }
+    package.targets.append(
+        .executableTarget(
+            name: "syncrun-fuzz",
+            dependencies: ["FuzzTargets"],
+            path: "Fuzz/Harness",
+            swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
+        )
+    )
+}

@@ -32,3 +32,8 @@ swift test --skip-build --filter syncrunTests --no-parallel
 
 echo "==> pytest Tests/python"
 python3 -m pytest Tests/python -q
+
+# Faults (500/503, dropped connections, latency, expiring tokens) and SIGKILLs at random moments,
+# small: the full soak (50 kills) runs by hand with scripts/soak.sh.
+echo "==> soak (small)"
+scripts/soak.sh --kills 5 --records 30 --seed 1

@@ -21,7 +21,7 @@ import ServiceLifecycle
 public struct LocalOrgServer: Sendable {
     /// The settings the server runs with.
     public let configuration: LocalOrgConfiguration
-    private let api: OrgAPI
+    let api: OrgAPI
     private let faults: ProtectedState<FaultPlan>
     private let log: RequestLog?
     private let tlsConfiguration: TLSConfiguration?

@@ -43,6 +43,11 @@ public struct SalesforceCLI: Sendable {
     ///   when `sf` knows the org but cannot log in to it (an expired login).
     public func display(_ alias: String) async throws -> OrgDisplay {
         let output = try await run(["org", "display", "-o", alias, "--json"], alias: alias)
+        return try Self.display(from: output, alias: alias)
+    }
+
+    /// The org of a successful `sf org display --json`.
+    static func display(from output: Output, alias: String) throws -> OrgDisplay {
         let result = try decode(DisplayResult.self, from: output, alias: alias, command: "org display")
         guard let instanceURL = result.instanceUrl, !instanceURL.isEmpty else {
             throw OrgAccessError.salesforceCLIShape(alias, command: "org display", missing: "instanceUrl")
@@ -70,17 +75,31 @@ public struct SalesforceCLI: Sendable {
             if display == nil, let token = try await self.display(alias).accessToken { return token }
             throw OrgAccessError.salesforceCLIRedacted(alias)
         }
-        let result = try decode(TokenResult.self, from: output, alias: alias, command: "org auth show-access-token")
-        if let token = result.accessToken, Self.isUsableToken(token) { return token }
+        if let token = try Self.accessToken(from: output, alias: alias) { return token }
         if let token = display?.accessToken { return token }
         throw OrgAccessError.salesforceCLIRedacted(alias)
     }
 
+    /// The usable token of a successful `sf org auth show-access-token --json`, if it printed one.
+    static func accessToken(from output: Output, alias: String) throws -> String? {
+        let result = try decode(TokenResult.self, from: output, alias: alias, command: "org auth show-access-token")
+        guard let token = result.accessToken, Self.isUsableToken(token) else { return nil }
+        return token
+    }
+
     /// `sf config get target-org --json`: sf's default org, if one is set.
     public func targetOrg() async -> String? {
-        guard let output = try? await run(["config", "get", "target-org", "--json"], alias: "target-org"),
-            let parsed = try? JSONDecoder().decode(Envelope<[ConfigEntry]>.self, from: output.stdout)
-        else { return nil }
+        guard let output = try? await run(["config", "get", "target-org", "--json"], alias: "target-org") else {
+            return nil
+        }
+        return Self.targetOrg(from: output)
+    }
+
+    /// The default org named by a successful `sf config get target-org --json`, if any.
+    static func targetOrg(from output: Output) -> String? {
+        guard let parsed = try? JSONDecoder().decode(Envelope<[ConfigEntry]>.self, from: output.stdout) else {
+            return nil
+        }
         return parsed.result?.first { $0.name == "target-org" && $0.value?.isEmpty == false }?.value
     }
 
@@ -123,7 +142,7 @@ public struct SalesforceCLI: Sendable {
     }
 
     /// The `result` of a successful run; an error envelope becomes an ``OrgAccessError``.
-    private func decode<Result: Decodable>(
+    private static func decode<Result: Decodable>(
         _ type: Result.Type,
         from output: Output,
         alias: String,
@@ -142,6 +161,12 @@ public struct SalesforceCLI: Sendable {
     private func run(_ arguments: [String], alias: String) async throws -> Output {
         let output = try await launch(arguments)
         guard output.status != 0 else { return output }
+        throw Self.failure(of: output, arguments: arguments, alias: alias)
+    }
+
+    /// The error a non-zero exit of `sf` stands for, from its JSON error (`name`, `message`) on
+    /// standard output or standard error.
+    static func failure(of output: Output, arguments: [String], alias: String) -> OrgAccessError {
         struct Failure: Decodable {
             var name: String?
             var message: String?
@@ -154,7 +179,7 @@ public struct SalesforceCLI: Sendable {
             failure == nil
             && (output.status == 127 || stderrText.contains("is not a sf command")
                 || stderrText.contains("not found"))
-        throw OrgAccessError.salesforceCLIFailed(
+        return OrgAccessError.salesforceCLIFailed(
             alias,
             command: arguments.prefix(3).joined(separator: " "),
             name: failure?.name,

@@ -29,12 +29,19 @@ extension Parser {
         }
     }
 
-    /// Parses `NOT term`, `( condition )` or a field test.
+    /// Parses `NOT term`, `( condition )` or a field test. `NOT` and `(` nest at most
+    /// ``maximumConditionNesting`` deep, so hostile input cannot exhaust the stack here or in
+    /// whatever walks the syntax tree afterwards.
     private mutating func parseTerm() throws(SOQLError) -> SOQLCondition {
-        if accept("NOT") {
-            return .not(try parseTerm())
-        }
-        if current.kind == .openParenthesis {
+        if current.isKeyword("NOT") || current.kind == .openParenthesis {
+            guard conditionNesting < Self.maximumConditionNesting else {
+                throw SOQLError.nestedTooDeeply(current, limit: Self.maximumConditionNesting)
+            }
+            conditionNesting += 1
+            defer { conditionNesting -= 1 }
+            if accept("NOT") {
+                return .not(try parseTerm())
+            }
             advance()
             let condition = try parseCondition()
             _ = try expect(.closeParenthesis, "'AND', 'OR' or ')'")

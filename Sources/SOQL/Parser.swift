@@ -12,6 +12,10 @@ struct Parser {
 
     var tokens: [Token]
     var position = 0
+    /// How many `(` and `NOT` enclose the condition being parsed.
+    var conditionNesting = 0
+    /// The deepest nesting of `(` and `NOT` in a condition.
+    static let maximumConditionNesting = 100
 
     init(text: String) throws(SOQLError) {
         self.tokens = try Tokenizer.tokenize(text)

@@ -106,6 +106,15 @@ extension SOQLError {
         )
     }
 
+    static func nestedTooDeeply(_ token: Token, limit: Int) -> SOQLError {
+        SOQLError(
+            code: .unsupported,
+            message: "the condition nests '(' and 'NOT' more than \(limit) levels deep; simplify it",
+            utf8Offset: token.offset,
+            length: token.length
+        )
+    }
+
     static func nestedSubquery(_ parenthesis: Token) -> SOQLError {
         SOQLError(
             code: .unsupported,

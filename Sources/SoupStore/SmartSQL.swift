@@ -8,9 +8,9 @@ import Foundation
 /// other path `json_extract(soup, '$.path')`. Paths must be plain dotted paths, so nothing a
 /// caller writes inside braces can inject SQL; values are never spliced (use `?` and bind them).
 /// Only `SELECT` and `WITH` statements are accepted, and only one statement.
-enum SmartSQL {
+package enum SmartSQL {
     /// Translates `smartSQL`, resolving soups through `layouts` (nil for an unknown soup).
-    static func translate(_ smartSQL: String, layouts: (String) throws -> SoupLayout?) throws -> String {
+    package static func translate(_ smartSQL: String, layouts: (String) throws -> SoupLayout?) throws -> String {
         let trimmed = smartSQL.trimmingCharacters(in: .whitespacesAndNewlines)
         let lowered = trimmed.lowercased()
         guard lowered.hasPrefix("select") || lowered.hasPrefix("with") else {

@@ -4,26 +4,30 @@ import Testing
 /// YAML is read as the same structure as JSON, without YAML 1.1 coercions.
 struct YAMLLoadingTests {
     @Test func plainScalarsStayStringsWhereStringsAreExpected() throws {
-        let loaded = try ConfigFixture.load([
-            "usersyncs.yaml": """
-            syncs:
-              - syncName: on
+        // Field lists must hold field names (`invalid-name` otherwise), so the scalars YAML 1.1
+        // would coerce are sync names here.
+        let names = ["on", "2024-01-01", "1e3", "yes", "null", "0x1F", "~x"]
+        let syncs = names.map { name in
+            """
+              - syncName: \(name == "null" ? "\"null\"" : name)
                 syncType: syncUp
                 soupName: no
                 target:
-                  createFieldlist: [2024-01-01, 1e3, yes, "null", 0x1F, ~x]
+                  createFieldlist: [Name, yes, "null"]
                 options: {mergeMode: OVERWRITE}
             """
-        ])
+        }
+        let loaded = try ConfigFixture.load(["usersyncs.yaml": "syncs:\n" + syncs.joined(separator: "\n")])
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.description))")
-        let sync = try #require(loaded.userSyncs?.syncs.first)
-        #expect(sync.name == "on")
+        let all = try #require(loaded.userSyncs?.syncs)
+        #expect(all.map(\.name) == names)
+        let sync = try #require(all.first)
         #expect(sync.soupName == "no")
         guard case .up(let target) = sync.target else {
             Issue.record("expected a sync up target")
             return
         }
-        #expect(target.createFieldlist == ["2024-01-01", "1e3", "yes", "null", "0x1F", "~x"])
+        #expect(target.createFieldlist == ["Name", "yes", "null"])
     }
 
     @Test func integersAndBooleansFollowTheCoreSchema() throws {

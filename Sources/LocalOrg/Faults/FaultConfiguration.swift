@@ -12,6 +12,10 @@
 ///   server receives) of requests that are served — their writes commit — after which the
 ///   connection is closed without the response (a response lost on the way back, as after a
 ///   crash of the client or a network cut).
+/// - `dropRate` (`Double`, default `0`): the probability, between 0 and 1, that a request's connection
+///   is closed without a response — half of the time before the request is served, half of the
+///   time after it was served (its writes commit, the response is lost). Drawn from the same seeded
+///   generator as `failureRate`, before it.
 public struct FaultConfiguration: Sendable, Equatable {
     /// The probability that a request fails with a 500 or 503.
     public var failureRate: Double
@@ -23,6 +27,8 @@ public struct FaultConfiguration: Sendable, Equatable {
     public var failAfter: Int?
     /// The numbers of the requests served whose responses are then lost.
     public var loseResponses: Set<Int>
+    /// The probability that a request's connection is dropped (before or after serving it).
+    public var dropRate: Double
 
     /// Creates a fault configuration; the defaults inject nothing.
     public init(
@@ -30,8 +36,10 @@ public struct FaultConfiguration: Sendable, Equatable {
         seed: UInt64? = nil,
         latency: Duration = .zero,
         failAfter: Int? = nil,
-        loseResponses: Set<Int> = []
+        loseResponses: Set<Int> = [],
+        dropRate: Double = 0
     ) {
+        self.dropRate = dropRate
         self.failureRate = failureRate
         self.seed = seed
         self.latency = latency
@@ -44,6 +52,6 @@ public struct FaultConfiguration: Sendable, Equatable {
 
     /// Whether any fault is configured.
     public var isActive: Bool {
-        failureRate > 0 || latency > .zero || failAfter != nil || !loseResponses.isEmpty
+        failureRate > 0 || latency > .zero || failAfter != nil || !loseResponses.isEmpty || dropRate > 0
     }
 }

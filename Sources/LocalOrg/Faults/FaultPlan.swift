@@ -34,6 +34,12 @@ struct FaultPlan: Sendable {
             return .dropConnection
         }
         if configuration.loseResponses.contains(requestCount) { return .serveThenDropConnection }
+        if configuration.dropRate > 0 {
+            let draw = Double(generator.next() >> 11) / Double(1 << 53)
+            if draw < configuration.dropRate {
+                return generator.next() & 1 == 0 ? .dropConnection : .serveThenDropConnection
+            }
+        }
         guard configuration.failureRate > 0 else { return .serve }
         let draw = Double(generator.next() >> 11) / Double(1 << 53)
         guard draw < configuration.failureRate else { return .serve }

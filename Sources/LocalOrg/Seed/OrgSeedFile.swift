@@ -22,6 +22,14 @@ enum OrgSeedFile {
         let document = try parse(url)
         switch document {
         case .array(let entries):
+            // A plan's files are record files: a plan named by a plan (itself, or one naming it back)
+            // would be read again and again until the stack ran out.
+            if let expectedObject {
+                throw OrgError.invalidInput(
+                    "\(url.path): a plan file, named in a plan's \"files\" for '\(expectedObject)'; "
+                        + "a plan lists record files {\"records\": [...]} only"
+                )
+            }
             try loadPlan(entries, url: url, schema: schema, into: &records)
         case .object(let root):
             guard let list = root["records"]?.arrayValue else {

@@ -83,6 +83,10 @@ struct ObjectReader {
             context.error(.emptyValue, at: value.position, path: path.appending(key), ConfigMessages.emptyValue(key))
             return nil
         }
+        if SOQLNameCheck.nameKeys.contains(key), !SOQLNameCheck.isName(text) {
+            context.error(.invalidName, at: value.position, path: path.appending(key), ConfigMessages.invalidName(key))
+            return nil
+        }
         return text
     }
 
@@ -109,12 +113,23 @@ struct ObjectReader {
         guard let elements = array(key, required: required) else { return nil }
         var result: [(text: String, node: ConfigNode)] = []
         var valid = true
+        let isFieldList = SOQLNameCheck.fieldListKeys.contains(key)
         for (index, element) in elements.enumerated() {
             if let text = ValueReader.string(
                 element,
                 path: path.appending(key).appending(index: index),
                 context: context
             ) {
+                if isFieldList, !SOQLNameCheck.isSelectItem(text) {
+                    context.error(
+                        .invalidName,
+                        at: element.position,
+                        path: path.appending(key).appending(index: index),
+                        ConfigMessages.invalidField(key)
+                    )
+                    valid = false
+                    continue
+                }
                 result.append((text, element))
             } else {
                 valid = false

@@ -79,6 +79,16 @@ enum ConfigMessages {
         "'\(key)' must not be empty"
     }
 
+    static func invalidName(_ key: String) -> String {
+        "'\(key)' is not a Salesforce API name; use letters, digits and '_' (starting with a letter), "
+            + "with '.' between the names of a relationship path"
+    }
+
+    static func invalidField(_ key: String) -> String {
+        "this '\(key)' entry is not one field; write a field name or a relationship path "
+            + "(Account.Owner.Name), one per entry"
+    }
+
     static func unknownKey(_ key: String, suggestion: String?) -> String {
         if let suggestion {
             return "unknown key '\(key)'; did you mean '\(suggestion)'? (the key is kept as is but not used)"

@@ -51,6 +51,9 @@ extension Diagnostic {
         public static let invalidOrg = Code(rawValue: "invalid-org")
         /// A string that must not be empty is empty.
         public static let emptyValue = Code(rawValue: "empty-value")
+        /// A sobject type or field name (or a field list entry) that is not a name, which syncrun
+        /// would otherwise write into the SOQL it builds.
+        public static let invalidName = Code(rawValue: "invalid-name")
         /// A number outside the range the SDK accepts; the value was clamped.
         public static let valueClamped = Code(rawValue: "value-clamped")
 

@@ -169,6 +169,26 @@ struct FaultPlanTests {
             #expect(action == .fail(status: 500) || action == .fail(status: 503))
         }
     }
+
+    @Test func dropRateDropsConnectionsBeforeOrAfterServingAndIsSeeded() {
+        var always = FaultPlan(configuration: FaultConfiguration(seed: 7, dropRate: 1))
+        let dropped = (0..<200).map { _ in always.nextAction() }
+        let before = dropped.count { $0 == .dropConnection }
+        let after = dropped.count { $0 == .serveThenDropConnection }
+        #expect(before + after == 200)
+        #expect(before > 50 && after > 50)
+
+        let configuration = FaultConfiguration(failureRate: 0.1, seed: 42, dropRate: 0.1)
+        var first = FaultPlan(configuration: configuration)
+        var second = FaultPlan(configuration: configuration)
+        let actions = (0..<1000).map { _ in first.nextAction() }
+        #expect(actions == (0..<1000).map { _ in second.nextAction() })
+        let drops = actions.count { $0 == .dropConnection || $0 == .serveThenDropConnection }
+        let failures = actions.count { if case .fail = $0 { true } else { false } }
+        #expect((60...140).contains(drops), "\(drops) drops")
+        #expect((50...130).contains(failures), "\(failures) failures")
+        #expect(FaultConfiguration(dropRate: 0.5).isActive)
+    }
 }
 
 /// A value behind a lock, for closures the server calls from its threads.

@@ -67,7 +67,19 @@ struct OrgServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Probability (0…1) of answering a random 500 or 503.", valueName: "p"))
     var failRate: Double = 0
 
-    @Option(name: .long, help: ArgumentHelp("Seed of the --fail-rate draws, for reproducible runs.", valueName: "seed"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Probability (0…1) of dropping a connection unanswered, before or after serving the request.",
+            valueName: "p"
+        )
+    )
+    var dropRate: Double = 0
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Seed of the --fail-rate and --drop-rate draws, for reproducible runs.", valueName: "seed")
+    )
     var failSeed: UInt64?
 
     @Option(name: .long, help: ArgumentHelp("Milliseconds added before every response.", valueName: "ms"))
@@ -134,6 +146,9 @@ struct OrgServeCommand: AsyncParsableCommand {
         guard (0...1).contains(failRate) else {
             throw ValidationError("--fail-rate must be between 0 and 1, not \(failRate)")
         }
+        guard (0...1).contains(dropRate) else {
+            throw ValidationError("--drop-rate must be between 0 and 1, not \(dropRate)")
+        }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
         if let failAfter, failAfter < 0 { throw ValidationError("--fail-after must not be negative") }
@@ -190,7 +205,8 @@ struct OrgServeCommand: AsyncParsableCommand {
                 failureRate: failRate,
                 seed: failSeed,
                 latency: .milliseconds(latency),
-                failAfter: failAfter
+                failAfter: failAfter,
+                dropRate: dropRate
             ),
             requestLogURL: log.map { URL(fileURLWithPath: $0) }
         )
