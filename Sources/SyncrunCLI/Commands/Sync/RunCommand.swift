@@ -137,6 +137,7 @@ struct PlanReportRenderer {
             if let message = step.message { text += "\(step.step.id): \(message)\n" }
             for issue in step.summary?.issues ?? [] { text += "  \(issue)\n" }
         }
+        for note in report.notes { text += "note: \(note)\n" }
         text += "\(status): \(report.steps.count) step(s)"
         let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
         text += PlanStepResult.Status.allCases.compactMap { status in
@@ -228,11 +229,14 @@ struct PlanSummaryLine: Encodable {
     var steps: [PlanStepLine]
     /// The org's API usage after the last step that saw a `Sforce-Limit-Info` header.
     var apiUsage: APIUsageLine?
+    /// What the run decided for the whole plan (`--resume` with nothing to continue); absent when none.
+    var notes: [String]?
 
     init(_ report: PlanRunReport, status: String) {
         self.status = status
         steps = report.steps.map(PlanStepLine.init)
         apiUsage = report.latestAPIUsage.map(APIUsageLine.init)
+        notes = report.notes.isEmpty ? nil : report.notes
     }
 }
 
