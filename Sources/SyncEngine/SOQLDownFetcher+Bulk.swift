@@ -111,6 +111,33 @@ extension SOQLDownFetcher {
         try await journal?.finished(jobID: finished.id, org: org)
     }
 
+    /// Ghost cleaning's id listing as a query job: the ids of each results page, as they come.
+    /// The job is not journaled (a new pass lists again) and is deleted once read.
+    func remoteIDsThroughBulk(
+        _ soql: String,
+        org: any BulkQueryClient,
+        body: (RemoteIDPage) async throws -> Bool
+    ) async throws {
+        let job = try await waitForJob(try await org.createQueryJob(soql, includesDeleted: false).id, org: org)
+        var locator: String?
+        repeat {
+            let page = try await org.queryJobResults(job.id, locator: locator, maxRecords: bulkPageSize)
+            var parser = CSVParser()
+            var records = try parser.feed(page.csv.utf8)
+            records += try parser.finish()
+            let header = records.first?.map { $0.text.lowercased() } ?? []
+            guard let column = header.firstIndex(of: idFieldName.lowercased()) else {
+                throw SyncEngineError.bulkMissingColumn(syncName, column: idFieldName)
+            }
+            let ids = records.dropFirst().compactMap { record in
+                record.count > column && !record[column].text.isEmpty ? record[column].text : nil
+            }
+            guard try await body(.ids(ids)) else { return }
+            locator = page.nextLocator
+        } while locator != nil
+        try? await org.deleteQueryJob(job.id)
+    }
+
     /// Polls the job until it is `JobComplete`.
     /// - Throws: `SyncEngineError` `.server` with the org's message when the job failed or was aborted.
     func waitForJob(_ id: String, org: any BulkQueryClient) async throws -> BulkJobInfo {

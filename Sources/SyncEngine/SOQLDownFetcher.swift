@@ -103,7 +103,15 @@ struct SOQLDownFetcher: DownTargetFetcher {
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         let options = QueryOptions(batchSize: batchSize)
-        var page = try await org.queryFirstPage(original.idsOnly(idField: idFieldName).text, options: options)
+        let idsQuery = original.idsOnly(idField: idFieldName).text
+        let bulk = restOnly ? nil : org as? any BulkQueryClient
+        if let bulk, decide(totalSize: nil, org: org).usesBulk {
+            return try await remoteIDsThroughBulk(idsQuery, org: bulk, body: body)
+        }
+        var page = try await org.queryFirstPage(idsQuery, options: options)
+        if let bulk, decide(totalSize: page.totalSize, org: org).usesBulk {
+            return try await remoteIDsThroughBulk(idsQuery, org: bulk, body: body)
+        }
         guard try await body(.records(page.body.text)) else { return }
         while let next = page.nextRecordsURL {
             page = try await org.queryMore(next, options: options)

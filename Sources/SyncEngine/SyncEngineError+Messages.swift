@@ -135,6 +135,15 @@ extension SyncEngineError {
         )
     }
 
+    static func bulkMissingColumn(_ name: String, column: String) -> SyncEngineError {
+        SyncEngineError(
+            code: .server,
+            message: "sync '\(name)': the Bulk query results have no '\(column)' column; "
+                + "run the sync with \"api\": \"rest\"",
+            syncName: name
+        )
+    }
+
     static func bulkColumn(_ column: String, object: String) -> SyncEngineError {
         SyncEngineError(
             code: .server,

@@ -192,6 +192,28 @@ struct BulkSyncDownTests {
         }
     }
 
+    @Test func ghostCleaningListsTheIdsThroughAJob() async throws {
+        try await EngineHarness.with(schema: try Self.gadgetSchema()) { harness in
+            try Self.seedGadgets(harness, count: 5)
+            try await Self.registerSoups(harness, ["gadgets"])
+            let engine = harness.engine()
+            let definition = Self.definition("gadgets", soup: "gadgets", api: .bulk)
+            _ = try await engine.syncDown(definition)
+            let gone = try harness.database.query("SELECT Id FROM Gadget__c LIMIT 2", apiVersion: "59.0")
+            let ids = try OrgValue(parsing: String(decoding: gone.recordsJSON, as: UTF8.self)).arrayValue ?? []
+            for id in ids.compactMap({ $0["Id"]?.stringValue }) {
+                try harness.database.write { try $0.delete("Gadget__c", id: id) }
+            }
+            let summary = try await engine.cleanGhosts(definition)
+            #expect(summary.status == .done, "\(summary.error ?? "")")
+            #expect(summary.deletedGhosts == 2)
+            #expect(try harness.storedCount(in: "gadgets") == 3)
+            let creates = try harness.requestLog().filter { $0.method == "POST" && $0.path.hasSuffix("/jobs/query") }
+            #expect(creates.count == 2)  // the sync down's job and the id listing's
+            #expect(try !harness.requestLog().contains { $0.path.contains("/query?q=") })
+        }
+    }
+
     @Test func aFailedJobFailsTheSyncWithTheServersMessage() async throws {
         var faults = FaultConfiguration()
         faults.bulkJobFailure = "Query timeout: the query took longer than 600 seconds"
