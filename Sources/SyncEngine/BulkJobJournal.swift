@@ -68,6 +68,12 @@ struct BulkJobJournal: Sendable {
         try await store.write { try $0.advanceBulkJob(syncID: syncID, jobID: jobID, locator: locator) }
     }
 
+    /// Forgets the journaled job (its results are gone).
+    func forget() async throws {
+        let syncID = syncID
+        try await store.write { try $0.clearBulkJob(syncID: syncID) }
+    }
+
     /// Forgets the job once all its results are written, and deletes it on the org.
     func finished(jobID: String, org: any BulkQueryClient) async throws {
         let syncID = syncID

@@ -71,7 +71,13 @@ struct SOQLDownFetcher: DownTargetFetcher {
         let options = QueryOptions(batchSize: batchSize)
         let bulk = restOnly ? nil : org as? any BulkQueryClient
         if let bulk, let resume = try await resumableJob(org: bulk) {
-            return try await fetchThroughBulk(since: maxTimeStamp, resume: resume, org: bulk, body: body)
+            do {
+                return try await fetchThroughBulk(since: maxTimeStamp, resume: resume, org: bulk, body: body)
+            } catch let error as OrgClientError where error.code == .notFound {
+                // The job's results expired or were deleted since: forget it and start a new one.
+                try await journal?.forget()
+                return try await fetchThroughBulk(since: maxTimeStamp, resume: nil, org: bulk, body: body)
+            }
         }
         if let bulk, decide(totalSize: nil, org: org).usesBulk {
             return try await fetchThroughBulk(since: maxTimeStamp, resume: nil, org: bulk, body: body)

@@ -162,7 +162,17 @@ extension OrgAPI {
             offset = decoded
         }
         let page = try bulk.read { db in
-            try BulkQueryRunner(db: db, context: database.context).page(job, offset: offset, maxRecords: maxRecords)
+            // The snapshot lives as long as REST locators do; once it is gone the results are too.
+            let createdAt = try Int64.fetchOne(
+                db,
+                sql: "SELECT createdAt FROM _org_cursor WHERE id = ?",
+                arguments: [job.cursorID ?? ""]
+            )
+            let lifetime = Int64(database.configuration.locatorLifetime * 1000)
+            guard job.totalSize == 0 || createdAt.map({ database.context.nowMilliseconds - $0 <= lifetime }) == true
+            else { throw OrgError.bulkResultsExpired(job.id) }
+            return try BulkQueryRunner(db: db, context: database.context)
+                .page(job, offset: offset, maxRecords: maxRecords)
         }
         let locator = page.next.map { Data(String($0).utf8).base64EncodedString() } ?? "null"
         return OrgHTTPResponse(

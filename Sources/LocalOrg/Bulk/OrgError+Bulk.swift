@@ -42,6 +42,15 @@ extension OrgError {
         )
     }
 
+    /// Results asked of a job whose results were deleted (past the locator lifetime).
+    static func bulkResultsExpired(_ id: String) -> OrgError {
+        OrgError(
+            status: 404,
+            code: .notFound,
+            message: "The results of job '\(id)' have expired; run the query again in a new job"
+        )
+    }
+
     /// A job body field that is missing or wrong.
     static func invalidJob(_ reason: String) -> OrgError {
         OrgError(status: 400, code: Code("INVALIDJOB"), message: reason)

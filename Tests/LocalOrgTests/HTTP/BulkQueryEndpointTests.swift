@@ -174,6 +174,24 @@ struct BulkQueryEndpointTests {
         }
     }
 
+    @Test func resultsPastTheLocatorLifetimeAreGone() async throws {
+        let clock = ProtectedState(Date(timeIntervalSince1970: 1_767_225_600))
+        let databaseConfiguration = OrgDatabase.Configuration(now: { clock.withLock { $0 } }, locatorLifetime: 60)
+        try await LocalOrgFixture.with(databaseConfiguration: databaseConfiguration) { org in
+            try org.client.seedAccounts(2)
+            let created = try await Self.createJob(org.client, "SELECT Id FROM Account")
+            let id = try #require(try created.json().objectValue?["id"]?.stringValue)
+            #expect(try await Self.waitForJob(org.client, id).last == "JobComplete")
+            #expect(try await org.client.send(.GET, "jobs/query/\(id)/results").status == 200)
+            clock.withLock { $0 = $0.addingTimeInterval(120) }
+            let expired = try await org.client.send(.GET, "jobs/query/\(id)/results")
+            #expect(expired.status == 404)
+            #expect(
+                try expired.json().arrayValue?.first?.objectValue?["message"]?.stringValue?.contains("expired") == true
+            )
+        }
+    }
+
     @Test func anInjectedJobFailureEndsFailedWithTheMessage() async throws {
         var faults = FaultConfiguration()
         faults.bulkJobFailure = "Query timeout: the query took too long"
