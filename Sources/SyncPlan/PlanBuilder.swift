@@ -191,7 +191,7 @@ struct PlanBuilder {
             for entry in sortedReasons where dependsOn.last != entry.reason.step {
                 dependsOn.append(entry.reason.step)
             }
-            return PlanStep(
+            var step = PlanStep(
                 kind: kind,
                 syncName: sync.name,
                 soupName: sync.soupName,
@@ -201,6 +201,8 @@ struct PlanBuilder {
                 dependsOn: dependsOn,
                 reasons: sortedReasons.map(\.reason)
             )
+            if kind == .syncDown, case .down(.soql(let soql)) = sync.target { step.api = soql.apiRule }
+            return step
         }
     }
 

@@ -20,6 +20,8 @@ struct OrgAPI: Sendable {
     let oauth: OAuthTokenEndpoint
     /// The org and user the sessions belong to.
     let identity: OrgIdentity
+    /// The Bulk API 2.0 jobs.
+    let bulk: BulkJobs
     private let baseURL = ProtectedState("")
 
     init(
@@ -28,8 +30,10 @@ struct OrgAPI: Sendable {
         usage: APIUsage,
         pageSizeOverride: Int?,
         oauth: OAuthTokenEndpoint,
-        identity: OrgIdentity
+        identity: OrgIdentity,
+        bulk: BulkJobs
     ) {
+        self.bulk = bulk
         self.database = database
         self.sessions = sessions
         self.usage = usage
@@ -141,6 +145,8 @@ struct OrgAPI: Sendable {
                     apiVersion: version.description
                 )
             )
+        case "jobs":
+            return try jobs(request, version: version, path: rest)
         case "limits" where rest.isEmpty:
             try Self.require(request, ["GET"])
             return limits()

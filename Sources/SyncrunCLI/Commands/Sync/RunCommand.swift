@@ -172,6 +172,7 @@ struct PlanReportRenderer {
         text += Self.table(rows)
         for step in report.steps {
             if let message = step.message, step.status != .done { text += "\(step.step.id): \(message)\n" }
+            if let decision = step.preview?.apiDecision { text += "\(step.step.id): would run through \(decision)\n" }
             if let preview = step.preview, preview.targetKind == "parent_children" {
                 let children = preview.children
                 text +=
@@ -343,6 +344,8 @@ struct PreviewLine: Encodable {
     var incremental: Bool
     var items: [Item]
     var itemsTruncated: Bool
+    /// soql sync down: the API the run would use, and why.
+    var api: String?
     /// parent_children only: the children's share of the counts above.
     var children: Children?
     /// parent_children sync down: parents left alone only because one of their stored children has
@@ -372,6 +375,7 @@ struct PreviewLine: Encodable {
             )
         }
         itemsTruncated = preview.itemsTruncated
+        api = preview.apiDecision
         if preview.targetKind == "parent_children" {
             children = Children(preview.children)
             parentsProtectedByChildren = preview.parentsProtectedByChildren
