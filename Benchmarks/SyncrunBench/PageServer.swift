@@ -161,7 +161,7 @@ enum AccountRecord {
     }
 }
 
-/// Answers the two query routes from the precomputed pages.
+/// Answers the two query routes from the precomputed pages, and the version resources.
 struct PageResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let pages: PageSet
@@ -173,6 +173,16 @@ struct PageResponder: HTTPResponder {
             return Self.error(.unauthorized, "INVALID_SESSION_ID")
         }
         let parts = request.uri.path.split(separator: "/")
+        // services / data / vNN.N: the version's resources, whose `identity` URL names the org and
+        // user (`syncrun sync` records them in the store before its first write).
+        if parts.count == 3, parts[0] == "services", parts[1] == "data" {
+            let identity = "http://127.0.0.1/id/00D000000000001AAA/005000000000001AAA"
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json;charset=UTF-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"identity\":\"\(identity)\"}"))
+            )
+        }
         // services / data / vNN.N / query[All] [/ locator]
         guard parts.count >= 4, parts[0] == "services", parts[1] == "data", parts[3].hasPrefix("query") else {
             return Self.error(.notFound, "NOT_FOUND")
