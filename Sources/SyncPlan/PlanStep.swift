@@ -66,6 +66,9 @@ public struct PlanStep: Sendable, Hashable, Codable {
     public var dependsOn: [String]
     /// Why the step waits for each of ``dependsOn``, in the same order.
     public var reasons: [PlanReason]
+    /// The requests the step sends, as declared (`endpoint` and `layout` targets: method, path and
+    /// query with their `{Field}` placeholders); `nil` for the other targets.
+    public var requests: [String]?
 
     /// Creates a step.
     public init(
@@ -76,8 +79,10 @@ public struct PlanStep: Sendable, Hashable, Codable {
         target: String,
         resync: Resync? = nil,
         dependsOn: [String] = [],
-        reasons: [PlanReason] = []
+        reasons: [PlanReason] = [],
+        requests: [String]? = nil
     ) {
+        self.requests = requests
         self.id = Self.id(kind: kind, syncName: syncName)
         self.kind = kind
         self.syncName = syncName

@@ -37,6 +37,7 @@ extension PlanStep {
             fields.append("\"resync\": \(JSONWriter.quoted(resync.rawValue))")
         }
         fields.append("\"dependsOn\": \(JSONText.stringArray(dependsOn))")
+        if let requests { fields.append("\"requests\": \(JSONText.stringArray(requests))") }
         if reasons.isEmpty {
             fields.append("\"reasons\": []")
         } else {

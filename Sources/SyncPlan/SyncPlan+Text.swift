@@ -22,6 +22,7 @@ extension SyncPlan {
             let indent = String(repeating: " ", count: number.count + 1)
             lines.append("\(number) \(step.summary)")
             lines.append(indent + step.details)
+            for request in step.requests ?? [] { lines.append("\(indent)sends \(request)") }
             for reason in step.reasons {
                 let waitedFor =
                     numbers[reason.step].map { "\($0 + 1) (\(steps[$0].summary))" } ?? "'\(reason.step)'"

@@ -19,6 +19,7 @@ struct AsyncHTTPTransport: Sendable {
         case .post: outgoing.method = .POST
         case .patch: outgoing.method = .PATCH
         case .delete: outgoing.method = .DELETE
+        case .put: outgoing.method = .PUT
         }
         outgoing.headers.add(name: "Accept", value: "application/json")
         outgoing.headers.add(name: "User-Agent", value: "syncrun")

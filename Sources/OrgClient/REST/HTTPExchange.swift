@@ -4,6 +4,7 @@ enum HTTPVerb: String, Sendable {
     case post = "POST"
     case patch = "PATCH"
     case delete = "DELETE"
+    case put = "PUT"
 }
 
 /// One request as the client builds it, before the transport turns it into an AsyncHTTPClient

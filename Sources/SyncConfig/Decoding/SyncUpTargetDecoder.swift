@@ -29,10 +29,11 @@ struct SyncUpTargetDecoder {
         case .batch, .collection:
             maxBatchSize = SyncDownTargetDecoder(context: context, registry: registry)
                 .clamped(&target, "maxBatchSize", range: 1...kind.maxBatchSizeCap)
-        case .single, .parentChildren, .custom:
+        case .single, .parentChildren, .custom, .endpoint:
             _ = target.integer("maxBatchSize")
         }
         var parentChildren: ParentChildrenSyncUpInfo?
+        var endpoint: EndpointSyncUpInfo?
         let extras: [String: JSONValue]
         switch kind {
         case .parentChildren:
@@ -61,6 +62,9 @@ struct SyncUpTargetDecoder {
                 )
             }
             extras = target.extraKeys(known: TargetKeys.syncUpParentChildren)
+        case .endpoint:
+            endpoint = EndpointTargetDecoder(context: context).syncUp(&target)
+            extras = target.extraKeys(known: TargetKeys.syncUpEndpoint)
         case .custom:
             extras = target.extraKeys(known: [], warn: false)
         case .single, .batch, .collection:
@@ -79,7 +83,8 @@ struct SyncUpTargetDecoder {
             androidImpl: androidImpl,
             parentChildren: parentChildren,
             extraKeys: extras,
-            matchFields: matchFields
+            matchFields: matchFields,
+            endpoint: endpoint
         )
     }
 

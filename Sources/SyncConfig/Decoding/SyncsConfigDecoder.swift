@@ -61,15 +61,6 @@ struct SyncsConfigDecoder {
                 if let decoded = decoder.decode(&targetReader, sync: sync, syncSoupName: soupName, source: &source) {
                     target = .down(decoded.target)
                     soqlQuery = decoded.soqlQuery
-                    let kind = decoded.target.kind
-                    if kind == .layout {
-                        context.warning(
-                            .targetNotRunYet,
-                            at: targetReader.position(of: "type"),
-                            path: path.appending("target").appending("type"),
-                            ConfigMessages.targetNotRunYet(kind.rawValue)
-                        )
-                    }
                 }
             case .syncUp:
                 let decoder = SyncUpTargetDecoder(context: context, registry: registry)

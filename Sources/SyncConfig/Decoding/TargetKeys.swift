@@ -21,6 +21,7 @@ enum TargetKeys {
             ]
         case .briefcase: common + ["infos", "countIdsPerRetrieve"]
         case .custom: common
+        case .endpoint: common + EndpointTargetDecoder.syncDownKeys
         }
     }
 
@@ -28,6 +29,7 @@ enum TargetKeys {
         common + [
             "createFieldlist", "updateFieldlist", "externalIdFieldName", "maxBatchSize", "matchFields",
         ]
+    static let syncUpEndpoint = syncUp + EndpointTargetDecoder.syncUpKeys
     static let syncUpParentChildren =
         syncUp + [
             "parent", "children", "childrenCreateFieldlist", "childrenUpdateFieldlist", "relationshipType",

@@ -138,6 +138,16 @@ struct SyncUpRunner: Sendable {
                     dirtyWithoutOperationIsUpdate: target.kind != .single
                 )
             }
+            if let endpoint = target.endpoint {
+                try await processEndpoint(
+                    batch,
+                    info: endpoint,
+                    plan: plan,
+                    syncName: definition.name,
+                    progress: &progress
+                )
+                continue
+            }
             try await process(batch, kind: target.kind, callSize: target.maxBatchSize, plan: plan, progress: &progress)
         }
     }
@@ -184,8 +194,9 @@ struct SyncUpRunner: Sendable {
             case .collection: sent = try await CollectionSyncUpSender(org: org, plan: plan).send(toSend)
             case .batch: sent = try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
             case .single: sent = try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
-            case .parentChildren, .custom:
-                // Trees run in ParentChildrenSyncUpRunner; custom is refused by SyncUpTargetCheck.
+            case .parentChildren, .custom, .endpoint:
+                // Trees run in ParentChildrenSyncUpRunner, endpoints in processEndpoint; custom is
+                // refused by SyncUpTargetCheck.
                 throw SyncEngineError.syncUpNotSupported("?", kind: kind.productTypeName ?? "custom")
             }
             outcomes.merge(sent) { $1 }
