@@ -70,3 +70,62 @@ struct LayoutTargetTests {
         }
     }
 }
+
+/// A layout declared in the local org's schema file is served as written.
+struct DeclaredLayoutTests {
+    @Test func aDeclaredLayoutIsServedAndStoredAsWritten() async throws {
+        var schema = OrgSchema.standard
+        schema.layouts = [
+            OrgDeclaredLayout(object: "Account", layout: ["id": "00hDECLARED000001", "sections": [], "mode": "View"])
+        ]
+        try await EngineHarness.with(schema: schema) { harness in
+            try await harness.store.write { writer in
+                _ = try writer.registerSoup(
+                    SoupSpec(name: "sfdcLayouts", indexes: [IndexSpec(path: "Id", type: .string)])
+                )
+            }
+            let definition = SyncDefinition(
+                name: "declared",
+                type: .syncDown,
+                soupName: "sfdcLayouts",
+                target: .down(.layout(LayoutSyncDownTarget(sobjectType: "Account")))
+            )
+            let summary = try await harness.engine().syncDown(definition)
+            #expect(summary.status == .done && summary.created == 1, "\(summary.error ?? "")")
+            let id = "Account-null-null-null-null"
+            #expect(try harness.storedValue("id", ofID: id, in: "sfdcLayouts") == .text("00hDECLARED000001"))
+        }
+    }
+
+    @Test func endpointsAndLayoutsSurviveTheSchemaFile() throws {
+        let file = """
+            {"endpoints": [{"path": "/services/apexrest/things/", "object": "Account", "fields": ["Name"],
+                            "keyField": "AccountNumber", "pageSize": 7,
+                            "since": {"param": "after", "format": "epochMillis"}}],
+             "layouts": [{"object": "Account", "mode": "Edit", "layout": {"sections": []}}]}
+            """
+        let schema = try OrgSchema.standard.merging(json: Data(file.utf8), source: "schema.json")
+        #expect(
+            schema.endpoints == [
+                OrgCustomEndpoint(
+                    path: "/services/apexrest/things",
+                    object: "Account",
+                    fields: ["Name"],
+                    keyField: "AccountNumber",
+                    pageSize: 7,
+                    sinceParam: "after",
+                    sinceFormat: "epochMillis"
+                )
+            ]
+        )
+        #expect(schema.layouts == [OrgDeclaredLayout(object: "Account", mode: "Edit", layout: ["sections": []])])
+        let again = try OrgSchema.standard.merging(json: schema.schemaFileData(), source: "again.json")
+        #expect(again.endpoints == schema.endpoints && again.layouts == schema.layouts)
+        #expect(throws: OrgError.self) {
+            _ = try OrgSchema.standard.merging(
+                json: Data(#"{"endpoints": [{"path": "/elsewhere", "object": "Account", "fields": []}]}"#.utf8),
+                source: "bad.json"
+            )
+        }
+    }
+}

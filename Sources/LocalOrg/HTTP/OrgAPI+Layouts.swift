@@ -1,6 +1,7 @@
-/// `GET /ui-api/layout/{sObject}`: a record layout in the UI API's shape, derived from the object's
-/// fields (sync-semantics §9.6): one section, one item per field, two columns; `Compact` keeps the
-/// name-like fields only.
+/// `GET /ui-api/layout/{sObject}`: the layout the schema file declares for the object, layout type
+/// and mode (``OrgDeclaredLayout``), else one in the UI API's shape derived from the object's
+/// fields (sync-semantics §9.6): one section, one item per field, two columns; `Compact` keeps
+/// the name-like fields only.
 extension OrgAPI {
     /// The values the UI API accepts for each parameter.
     static let layoutParameters: [String: [String]] = [
@@ -21,6 +22,11 @@ extension OrgAPI {
         }
         let layoutType = request.parameter("layoutType") ?? "Full"
         let mode = request.parameter("mode") ?? "View"
+        if let declared = database.schema.layouts.first(where: {
+            $0.object == object.name && $0.layoutType == layoutType && $0.mode == mode
+        }) {
+            return .json(200, .object(declared.layout))
+        }
         let recordTypeID = request.parameter("recordTypeId") ?? "012000000000000AAA"
         let skipped: Set<String> = ["Id", "IsDeleted", "SystemModstamp"]
         var fields = object.fields.filter { !skipped.contains($0.name) }

@@ -147,3 +147,67 @@ public struct OrgCustomEndpoint: Sendable, Equatable {
         return .object(entry)
     }
 }
+
+/// A record layout declared in the schema file's `layouts` array, served as written by
+/// `GET /ui-api/layout/{object}` for its `layoutType` and `mode` (instead of the layout derived
+/// from the object's fields).
+///
+/// ```yaml
+/// layouts:
+///   - object: Account
+///     layoutType: Full     # default Full
+///     mode: View           # default View
+///     layout: {sections: [...]}
+/// ```
+public struct OrgDeclaredLayout: Sendable, Equatable {
+    /// The object.
+    public var object: String
+    /// `Full` or `Compact`.
+    public var layoutType: String
+    /// `Create`, `Edit` or `View`.
+    public var mode: String
+    /// The response body.
+    public var layout: OrgJSONObject
+
+    /// Creates a declared layout.
+    public init(object: String, layoutType: String = "Full", mode: String = "View", layout: OrgJSONObject) {
+        self.object = object
+        self.layoutType = layoutType
+        self.mode = mode
+        self.layout = layout
+    }
+
+    private static let keys: Set<String> = ["object", "layoutType", "mode", "layout"]
+
+    /// Reads `layouts[position]` of a schema file.
+    static func decode(_ value: OrgJSONValue, schema: OrgSchema, location: String) throws -> OrgDeclaredLayout {
+        guard let json = value.objectValue else { throw OrgError.invalidInput("\(location): expected an object") }
+        if let unknown = json.keys.first(where: { !keys.contains($0) }) {
+            throw OrgError.invalidInput(
+                "\(location): unknown key '\(unknown)'; expected 'object', 'layoutType', 'mode' and 'layout'"
+            )
+        }
+        guard let name = json["object"]?.stringValue, let object = schema.object(named: name) else {
+            throw OrgError.invalidInput("\(location): \"object\" must name an object of the schema")
+        }
+        let layoutType = json["layoutType"]?.stringValue ?? "Full"
+        let mode = json["mode"]?.stringValue ?? "View"
+        guard ["Full", "Compact"].contains(layoutType), ["Create", "Edit", "View"].contains(mode) else {
+            throw OrgError.invalidInput(
+                "\(location): \"layoutType\" must be Full or Compact and \"mode\" Create, Edit or View"
+            )
+        }
+        guard let layout = json["layout"]?.objectValue else {
+            throw OrgError.invalidInput("\(location): \"layout\" must be the layout's JSON object")
+        }
+        return OrgDeclaredLayout(object: object.name, layoutType: layoutType, mode: mode, layout: layout)
+    }
+
+    /// The declaration as a schema-file entry.
+    var json: OrgJSONValue {
+        [
+            "object": .string(object), "layoutType": .string(layoutType), "mode": .string(mode),
+            "layout": .object(layout),
+        ]
+    }
+}

@@ -102,6 +102,7 @@ enum OrgSchemaCoding {
         var root: OrgJSONObject = ["mode": "exact", "objects": .array(schema.objects.map(encode))]
         if !schema.briefcases.isEmpty { root["briefcases"] = .array(schema.briefcases.map(encode)) }
         if !schema.endpoints.isEmpty { root["endpoints"] = .array(schema.endpoints.map(\.json)) }
+        if !schema.layouts.isEmpty { root["layouts"] = .array(schema.layouts.map(\.json)) }
         return .object(root)
     }
 
@@ -180,9 +181,11 @@ enum OrgSchemaCoding {
         guard let root = document.objectValue else {
             throw OrgError.invalidInput("\(source): expected an object with an \"objects\" array")
         }
-        if let unknown = root.keys.first(where: { !["objects", "briefcases", "mode", "endpoints"].contains($0) }) {
+        if let unknown = root.keys.first(where: {
+            !["objects", "briefcases", "mode", "endpoints", "layouts"].contains($0)
+        }) {
             throw OrgError.invalidInput(
-                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects', 'briefcases' and 'endpoints'"
+                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects', 'briefcases', 'endpoints' and 'layouts'"
             )
         }
         let exact: Bool
@@ -235,6 +238,14 @@ enum OrgSchemaCoding {
             }
             schema.endpoints = try entries.enumerated().map { position, entry in
                 try OrgCustomEndpoint.decode(entry, schema: schema, location: "\(source): endpoints[\(position)]")
+            }
+        }
+        if let layouts = root["layouts"] {
+            guard let entries = layouts.arrayValue else {
+                throw OrgError.invalidInput("\(source): \"layouts\" must be an array")
+            }
+            schema.layouts = try entries.enumerated().map { position, entry in
+                try OrgDeclaredLayout.decode(entry, schema: schema, location: "\(source): layouts[\(position)]")
             }
         }
         return schema
