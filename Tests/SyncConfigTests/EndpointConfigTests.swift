@@ -95,4 +95,17 @@ struct EndpointConfigTests {
         #expect(diagnostic.message.contains(message), "\(diagnostic.message)")
         #expect(loaded.userSyncs?.syncs.isEmpty == true)
     }
+
+    @Test func cleaningGhostsWithoutAnIDsRequestIsWarnedAbout() throws {
+        let text = """
+            {"syncs": [{"syncName": "w", "syncType": "syncDown", "soupName": "w",
+              "target": {"type": "endpoint", "request": {"path": "/services/apexrest/w"}, "recordsPath": "items"},
+              "options": {"mergeMode": "OVERWRITE", "cleanGhosts": true}}]}
+            """
+        let loaded = try ConfigFixture.load(["usersyncs.json": text])
+        #expect(
+            ConfigFixture.summary(loaded) == ["3:14: warning: syncs[0].options.cleanGhosts: ghost-cleaning-without-ids"]
+        )
+        #expect(loaded.userSyncs?.syncs.count == 1)
+    }
 }

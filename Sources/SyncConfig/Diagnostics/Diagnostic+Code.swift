@@ -78,6 +78,8 @@ extension Diagnostic {
         public static let conflictingTargetImpl = Code(rawValue: "conflicting-target-impl")
         /// An endpoint target's path, query, template, dot path or paging is not usable (`invalid-endpoint`).
         public static let invalidEndpoint = Code(rawValue: "invalid-endpoint")
+        /// `cleanGhosts: true` on an endpoint sync down without `idsRequest` (`ghost-cleaning-without-ids`).
+        public static let ghostCleaningWithoutIDs = Code(rawValue: "ghost-cleaning-without-ids")
         /// A `parent_children` sync whose `soupName` differs from `parent.soupName`.
         public static let parentSoupMismatch = Code(rawValue: "parent-soup-mismatch")
 
