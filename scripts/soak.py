@@ -389,9 +389,10 @@ class Soak:
             estimate = max(0.3, time.monotonic() - began)
             self.check(strict=True)
             # A round whose run ends before its kill moment counts no kill: rounds go on until
-            # --kills runs were killed (at most three times as many rounds).
+            # --kills runs were killed (at most ten times as many rounds: a run of a small round can
+            # end in a fraction of a second).
             round_number = 0
-            while self.kills < self.args.kills and round_number < 3 * self.args.kills:
+            while self.kills < self.args.kills and round_number < 10 * self.args.kills:
                 round_number += 1
                 self.make_changes(round_number)
                 self.rounds = round_number
@@ -399,7 +400,7 @@ class Soak:
                 if not self.run_and_kill(estimate):
                     # The run finished before the kill: check it, then make the next kill sooner.
                     self.check(strict=False)
-                    estimate = max(0.05, (time.monotonic() - began) * 0.8)
+                    estimate = max(0.05, (time.monotonic() - began) * 0.5)
                     continue
                 self.check(strict=False)
                 began = time.monotonic()

@@ -26,6 +26,8 @@ import Foundation
 /// - `maxRequestBodySize` (`Int`, 32 MiB): larger request bodies get `413`.
 /// - `requestObserver` (closure, `nil`): called with the method and target (path and query) of
 ///   every request before it is served, so a test can act at a known point of a client's run.
+/// - `bulkJobDelay` (`Duration`, 50 ms): how long a Bulk API 2.0 job waits before each state change
+///   (`UploadComplete` → `InProgress` → `JobComplete`), so clients see every state.
 public struct LocalOrgConfiguration: Sendable {
     /// The address to bind.
     public var host: String
@@ -57,6 +59,8 @@ public struct LocalOrgConfiguration: Sendable {
     public var maxRequestBodySize: Int
     /// Called before each request is served.
     public var requestObserver: (@Sendable (_ method: String, _ target: String) -> Void)?
+    /// The wait before each state change of a Bulk job.
+    public var bulkJobDelay: Duration = .milliseconds(50)
 
     /// Creates a configuration; every argument has the default documented on the type.
     public init(

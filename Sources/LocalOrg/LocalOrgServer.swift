@@ -58,7 +58,12 @@ public struct LocalOrgServer: Sendable {
                 clientSecret: configuration.clientSecret,
                 identity: identity
             ),
-            identity: identity
+            identity: identity,
+            bulk: BulkJobs(
+                database: database,
+                delay: configuration.bulkJobDelay,
+                failureMessage: configuration.faults.bulkJobFailure
+            )
         )
         faults = ProtectedState(FaultPlan(configuration: configuration.faults))
         log = try configuration.requestLogURL.map(RequestLog.init(url:))
@@ -115,10 +120,12 @@ public struct LocalOrgServer: Sendable {
             api.setBaseURL(endpoint.baseURL.absoluteString)
             do {
                 let result = try await body(endpoint)
+                api.bulk.cancelAll()
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
                 return result
             } catch {
+                api.bulk.cancelAll()
                 await group.triggerGracefulShutdown()
                 try? await tasks.waitForAll()
                 throw error

@@ -59,8 +59,15 @@ public struct MigrationObject: Sendable, Hashable {
     /// A required self-reference: records are written parents first (rounds), not in two passes.
     public var parentFirstField: String?
     /// Fields whose values are mapped by a fixed table, source id → target id (`RecordTypeId`,
-    /// by record type developer name and namespace), by lowercased field name.
+    /// by record type developer name and namespace; `OwnerId`, by user), by lowercased field name.
     public var valueMaps: [String: [String: String]] = [:]
+    /// The value written when a mapped field's source value is not in its table, by lowercased
+    /// field name (`OwnerId`: the running user of the target). Without one, the record fails.
+    public var valueMapFallbacks: [String: String] = [:]
+    /// Where a written field is read in the staged source record when the orgs name it
+    /// differently (a namespace prefix in one org only: `ns__Field__c` ↔ `Field__c`), by lowercased
+    /// target field name. `createFields` and `updateFields` hold the target's names.
+    public var sourceFieldNames: [String: String] = [:]
 
     public init(
         sobject: String,

@@ -114,6 +114,7 @@ public struct Migrator: Sendable {
         var targetTypes: [String: [String: String]] = [:]
         var objects: [MigrationObject] = []
         var refusals: [String] = []
+        var ownerMapping: OwnerMapping?
         for object in sources.objects {
             let sourceDescribe = try await describe(source, object.sobject, side: "source")
             sourceDescribes[object.sobject.lowercased()] = sourceDescribe
@@ -133,6 +134,8 @@ public struct Migrator: Sendable {
             var prepared = object
             prepared.sobject = targetDescribe.name
             var notes: [String: String] = [:]
+            var renamed: [String: String] = [:]
+            var renameNotes: Set<String> = []
             func keep(_ fields: [String], create: Bool) -> [String] {
                 var kept: [String] = []
                 for field in fields {
@@ -142,9 +145,24 @@ public struct Migrator: Sendable {
                     {
                         continue
                     }
-                    guard let description = targetDescribe.field(named: field) else {
+                    let described =
+                        targetDescribe.field(named: field)
+                        ?? NamespaceMapping.counterpart(of: field, among: targetDescribe.fields.map(\.name)).flatMap {
+                            targetDescribe.field(named: $0)
+                        }
+                    guard let description = described else {
                         notes[lowered] = "\(object.sobject).\(field) does not exist in the target"
                         continue
+                    }
+                    if description.name.lowercased() != lowered {
+                        if sourceDescribe.field(named: field)?.type == "reference" {
+                            notes[lowered] =
+                                "\(object.sobject).\(field) is named \(description.name) in the target; reference "
+                                + "fields are not mapped across namespaces"
+                            continue
+                        }
+                        renamed[description.name.lowercased()] = field
+                        renameNotes.insert("\(object.sobject).\(field) is written to \(description.name) in the target")
                     }
                     guard create ? description.isCreateable : description.isUpdateable else {
                         notes[lowered] =
@@ -156,7 +174,7 @@ public struct Migrator: Sendable {
                         notes[lowered] = "\(object.sobject).\(field) does not exist in the source"
                         continue
                     }
-                    if description.name.lowercased() == "recordtypeid" {
+                    if ["recordtypeid", "ownerid"].contains(description.name.lowercased()) {
                         if !kept.contains(description.name) { kept.append(description.name) }
                         continue
                     }
@@ -187,6 +205,20 @@ public struct Migrator: Sendable {
                     )
                 }
             }
+            if (prepared.createFields + prepared.updateFields).contains(where: { $0.lowercased() == "ownerid" }) {
+                let owners: OwnerMapping
+                if let built = ownerMapping {
+                    owners = built
+                } else {
+                    owners = try await OwnerMapping.build(source: source, target: target, runningUser: targetUserID)
+                    ownerMapping = owners
+                    warnings += owners.warnings
+                }
+                prepared.valueMaps["ownerid"] = owners.map
+                prepared.valueMapFallbacks["ownerid"] = targetUserID
+            }
+            prepared.sourceFieldNames = renamed
+            warnings += renameNotes.sorted().map { $0 + " (namespace prefix mapped)" }
             for lowered in notes.keys.sorted() {
                 guard let note = notes[lowered] else { continue }
                 if strict {

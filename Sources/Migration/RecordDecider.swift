@@ -161,13 +161,14 @@ struct RecordDecider: Sendable {
         for field in fields {
             let lowered = field.lowercased()
             if object.deferredReferences.contains(where: { $0.field.lowercased() == lowered }) { continue }
-            guard let value = Values.value(atPath: field, in: record) else { continue }
+            let sourcePath = object.sourceFieldNames[lowered] ?? field
+            guard let value = Values.value(atPath: sourcePath, in: record) else { continue }
             if let map = object.valueMaps[lowered] {
                 guard let id = value.stringValue, !id.isEmpty else {
                     body[field] = .null
                     continue
                 }
-                guard let mapped = map[id] else {
+                guard let mapped = map[id] ?? object.valueMapFallbacks[lowered] else {
                     return .failure(
                         .fail(
                             "\(field) \(id) has no counterpart in the target (no record type of the same developer "

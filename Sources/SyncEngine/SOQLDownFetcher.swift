@@ -19,6 +19,18 @@ struct SOQLDownFetcher: DownTargetFetcher {
     /// The query a sync down sends (fields and order ensured).
     let mutated: SOQLQuery
     let batchSize: Int?
+    /// The sync's name, for errors.
+    let syncName: String
+    /// The config's `api` key.
+    let api: SyncAPI
+    /// The config's `bulkThreshold`.
+    let bulkThreshold: Int
+    /// When `true`, pages always come through REST (a dry run decides, but creates no job).
+    var restOnly = false
+    /// Where Bulk jobs are journaled for a resumed run; `nil` to start fresh jobs only.
+    var journal: BulkJobJournal?
+    /// The records asked for per Bulk results page.
+    var bulkPageSize = 10_000
 
     var isSortedByModification: Bool { mutated.isOrdered(by: modificationDateFieldName) }
     var isIncremental: Bool { true }
@@ -28,6 +40,9 @@ struct SOQLDownFetcher: DownTargetFetcher {
     /// - Throws: `SyncEngineError` `.invalidTarget` when the query does not parse.
     init(syncName: String, soupName: String, target: SOQLSyncDownTarget) throws {
         self.soupName = soupName
+        self.syncName = syncName
+        api = target.api
+        bulkThreshold = target.bulkThreshold
         idFieldName = target.idFieldName
         modificationDateFieldName = target.modificationDateFieldName
         do {
@@ -54,8 +69,26 @@ struct SOQLDownFetcher: DownTargetFetcher {
         body: (DownPage) async throws -> Bool
     ) async throws {
         let options = QueryOptions(batchSize: batchSize)
+        let bulk = restOnly ? nil : org as? any BulkQueryClient
+        if let bulk, let resume = try await resumableJob(org: bulk) {
+            do {
+                return try await fetchThroughBulk(since: maxTimeStamp, resume: resume, org: bulk, body: body)
+            } catch let error as OrgClientError where error.code == .notFound {
+                // The job's results expired or were deleted since: forget it and start a new one.
+                try await journal?.forget()
+                return try await fetchThroughBulk(since: maxTimeStamp, resume: nil, org: bulk, body: body)
+            }
+        }
+        if let bulk, decide(totalSize: nil, org: org).usesBulk {
+            return try await fetchThroughBulk(since: maxTimeStamp, resume: nil, org: bulk, body: body)
+        }
         var page = try await org.queryFirstPage(queryText(since: maxTimeStamp), options: options)
         let totalSize = page.totalSize
+        if let bulk, decide(totalSize: totalSize, org: org).usesBulk {
+            // `auto` at or above the threshold: the whole result comes from a job; this first page
+            // is not written (the job returns its records too), so progress counts each record once.
+            return try await fetchThroughBulk(since: maxTimeStamp, resume: nil, org: bulk, body: body)
+        }
         while let next = page.nextRecordsURL {
             // The next page travels while this one is written; leaving the scope early (stop,
             // error) cancels it.
@@ -76,7 +109,15 @@ struct SOQLDownFetcher: DownTargetFetcher {
         body: (RemoteIDPage) async throws -> Bool
     ) async throws {
         let options = QueryOptions(batchSize: batchSize)
-        var page = try await org.queryFirstPage(original.idsOnly(idField: idFieldName).text, options: options)
+        let idsQuery = original.idsOnly(idField: idFieldName).text
+        let bulk = restOnly ? nil : org as? any BulkQueryClient
+        if let bulk, decide(totalSize: nil, org: org).usesBulk {
+            return try await remoteIDsThroughBulk(idsQuery, org: bulk, body: body)
+        }
+        var page = try await org.queryFirstPage(idsQuery, options: options)
+        if let bulk, decide(totalSize: page.totalSize, org: org).usesBulk {
+            return try await remoteIDsThroughBulk(idsQuery, org: bulk, body: body)
+        }
         guard try await body(.records(page.body.text)) else { return }
         while let next = page.nextRecordsURL {
             page = try await org.queryMore(next, options: options)

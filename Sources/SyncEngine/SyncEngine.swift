@@ -104,8 +104,13 @@ public struct SyncEngine: Sendable {
         stop: StopSignal = StopSignal(),
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncRunSummary {
-        let fetcher = try DownTargetFactory.makeFetcher(for: definition)
+        var fetcher = try DownTargetFactory.makeFetcher(for: definition)
         let state = try prepare(definition, replace: replace)
+        if var soql = fetcher as? SOQLDownFetcher {
+            soql.journal = BulkJobJournal(store: store, syncID: state.id)
+            soql.bulkPageSize = configuration.bulkResultsPageSize
+            fetcher = soql
+        }
         let runner = SyncDownRunner(store: store, org: org, registry: registry, logger: logger, events: events)
         return try await runner.run(
             definition,

@@ -7,6 +7,7 @@ import Foundation
 /// | ``processID`` | `Int32` | this process's id |
 /// | ``hostName`` | `String` | this machine's host name |
 /// | ``now`` | `@Sendable () -> Int64` | the system clock, ms since the epoch |
+/// | ``bulkResultsPageSize`` | `Int` | 10,000 (`maxRecords` of each Bulk results page) |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
     public var processID: Int32
@@ -14,6 +15,9 @@ public struct SyncEngineConfiguration: Sendable {
     public var hostName: String
     /// The clock for `startTime` / `endTime` and durations, ms since the epoch.
     public var now: @Sendable () -> Int64
+    /// The records asked for per Bulk API 2.0 results page (`maxRecords`); each page is written
+    /// before the next is fetched, so this bounds the memory a Bulk sync down holds.
+    public var bulkResultsPageSize = 10_000
 
     /// Creates a configuration; see the type's documentation for the defaults.
     public init(

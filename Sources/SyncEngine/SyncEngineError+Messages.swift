@@ -126,6 +126,33 @@ extension SyncEngineError {
     }
 
     /// Wraps any error as the module's error, keeping ours as they are.
+    static func bulkJobFailed(_ name: String, jobID: String, state: String, message: String?) -> SyncEngineError {
+        SyncEngineError(
+            code: .server,
+            message: "sync '\(name)': the Bulk API 2.0 query job \(jobID) ended \(state)"
+                + (message.map { ": \($0)" } ?? "")
+                + "; fix the cause and run again (set \"api\": \"rest\" on the target to avoid Bulk)",
+            syncName: name
+        )
+    }
+
+    static func bulkMissingColumn(_ name: String, column: String) -> SyncEngineError {
+        SyncEngineError(
+            code: .server,
+            message: "sync '\(name)': the Bulk query results have no '\(column)' column; "
+                + "run the sync with \"api\": \"rest\"",
+            syncName: name
+        )
+    }
+
+    static func bulkColumn(_ column: String, object: String) -> SyncEngineError {
+        SyncEngineError(
+            code: .server,
+            message: "the Bulk results column '\(column)' names no relationship of '\(object)' in its describe; "
+                + "run the sync with \"api\": \"rest\""
+        )
+    }
+
     static func wrapping(_ error: any Error, syncName: String?) -> SyncEngineError {
         switch error {
         case let error as SyncEngineError: return error

@@ -191,7 +191,7 @@ struct PlanBuilder {
             for entry in sortedReasons where dependsOn.last != entry.reason.step {
                 dependsOn.append(entry.reason.step)
             }
-            return PlanStep(
+            var step = PlanStep(
                 kind: kind,
                 syncName: sync.name,
                 soupName: sync.soupName,
@@ -202,6 +202,8 @@ struct PlanBuilder {
                 reasons: sortedReasons.map(\.reason),
                 requests: sync.planRequests
             )
+            if kind == .syncDown, case .down(.soql(let soql)) = sync.target { step.api = soql.apiRule }
+            return step
         }
     }
 

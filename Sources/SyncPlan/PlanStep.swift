@@ -9,6 +9,7 @@
 ///   touches two, a `briefcase` one per info).
 /// - `target` (string): the target kind, e.g. `soql`, `parent_children`, `collection`, `custom`.
 /// - `resync` (string, sync down only): how a re-run fetches (``Resync``).
+/// - `api` (string, `soql` sync down only): which API the run uses, REST or Bulk API 2.0, and when.
 /// - `dependsOn` (array of step ids): steps that must finish first, in plan order.
 /// - `reasons` (array of ``PlanReason``): why, one entry per rule that added an edge.
 public struct PlanStep: Sendable, Hashable, Codable {
@@ -69,6 +70,9 @@ public struct PlanStep: Sendable, Hashable, Codable {
     /// The requests the step sends, as declared (`endpoint` and `layout` targets: method, path and
     /// query with their `{Field}` placeholders); `nil` for the other targets.
     public var requests: [String]?
+    /// `soql` sync down: which API the run uses (`REST below 10000 records, Bulk API 2.0 at or
+    /// above`); `nil` for other steps.
+    public var api: String? = nil
 
     /// Creates a step.
     public init(

@@ -36,6 +36,9 @@ extension PlanStep {
         if let resync {
             fields.append("\"resync\": \(JSONWriter.quoted(resync.rawValue))")
         }
+        if let api {
+            fields.append("\"api\": \(JSONWriter.quoted(api))")
+        }
         fields.append("\"dependsOn\": \(JSONText.stringArray(dependsOn))")
         if let requests { fields.append("\"requests\": \(JSONText.stringArray(requests))") }
         if reasons.isEmpty {

@@ -22,6 +22,7 @@ extension SyncPlan {
             let indent = String(repeating: " ", count: number.count + 1)
             lines.append("\(number) \(step.summary)")
             lines.append(indent + step.details)
+            if let api = step.api { lines.append(indent + "api: " + api) }
             for request in step.requests ?? [] { lines.append("\(indent)sends \(request)") }
             for reason in step.reasons {
                 let waitedFor =

@@ -18,6 +18,13 @@ public struct LocalOrgFixture: Sendable {
     /// The temporary data directory (removed when the scope ends).
     public let dataDirectory: URL
 
+    /// A fixture for a server the test started itself over `database` (a restarted org, say).
+    public init(endpoint: LocalOrgEndpoint, database: OrgDatabase, dataDirectory: URL) {
+        self.endpoint = endpoint
+        self.database = database
+        self.dataDirectory = dataDirectory
+    }
+
     /// The instance URL, e.g. `http://127.0.0.1:54321`.
     public var baseURL: URL { endpoint.baseURL }
     /// The bearer token.

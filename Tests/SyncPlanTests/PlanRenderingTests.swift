@@ -21,6 +21,7 @@ struct PlanRenderingTests {
                    soup 's', collection target
                 2. sync down down
                    soup 's', soql target, incremental resync
+                   api: REST below 10000 records, Bulk API 2.0 at or above
                    waits for 1 (sync up up): sync ups of soup 's' run before its sync downs
                 3. clean ghosts down
                    soup 's', soql target
@@ -55,6 +56,7 @@ struct PlanRenderingTests {
                       "soups": ["s"],
                       "target": "soql",
                       "resync": "incremental",
+                      "api": "REST below 10000 records, Bulk API 2.0 at or above",
                       "dependsOn": ["syncUp:up"],
                       "reasons": [
                         {

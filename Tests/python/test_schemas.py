@@ -322,6 +322,10 @@ def test_incomplete_sync_up_target_is_rejected(target):
         sync("syncDown", {"query": "SELECT Id FROM Account"}),
         {"syncs": [{"syncType": "syncDown", "soupName": "a", "target": MINIMAL_DOWN_TARGETS["soql"]}]},
         {"sync": []},
+        sync("syncDown", {"type": "mru", "sobjectType": "Account; DROP", "fieldlist": ["Id"]}),
+        sync("syncUp", {"idFieldName": "Id'--"}),
+        sync("syncUp", {"externalIdFieldName": "Ext Id"}),
+        sync("syncDown", {"type": "soql", "query": "SELECT Id FROM Account", "modificationDateFieldName": "1Date"}),
     ],
     ids=[
         "type-case",
@@ -332,6 +336,10 @@ def test_incomplete_sync_up_target_is_rejected(target):
         "down-without-type",
         "missing-syncName",
         "no-syncs",
+        "sobjectType-not-a-name",
+        "idFieldName-not-a-name",
+        "externalIdFieldName-not-a-name",
+        "modificationDateFieldName-not-a-name",
     ],
 )
 def test_invalid_syncs_are_rejected(document):

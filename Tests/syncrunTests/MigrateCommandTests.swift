@@ -40,6 +40,7 @@ struct MigrateProject {
             let target = try SyncrunProcess.run([
                 "org", "seed", "--data", migrate.targetDirectory, "--id-seed", "202",
                 "--schema", project.appendingPathComponent("target-schema.yaml").path, existing.path,
+                project.appendingPathComponent("data/target-users.json").path,
             ])
             #expect(target.status == 0, "\(target.stderr)")
             return try await body(migrate)
@@ -199,6 +200,66 @@ struct MigrateCommandTests {
             for (soql, fields) in Self.graphQueries {
                 #expect(try project.graph("target", soql, fields) == project.graph("source", soql, fields), "\(soql)")
             }
+        }
+    }
+}
+
+extension MigrateCommandTests {
+    /// Owners by username, sandbox suffix, email, else the running user; a namespace prefix only
+    /// in the target (`Region__c` → `acme__Region__c`); one warning each, not one per record.
+    @Test func ownersAndNamespacedFieldsAreMappedWithOneWarningEach() async throws {
+        try await MigrateProject.with { project in
+            let result = try project.migrate()
+            #expect(result.status == 0, "\(result.stderr)\n\(result.stdout.suffix(2000))")
+            let report = try MigrateReport(result)
+            #expect(report.count("created", "Contact") == 8)
+            #expect(report.total("failed") == 0)
+            let ownerWarnings = report.warnings.filter { $0.contains("OwnerId") }
+            #expect(ownerWarnings.count == 1, "\(report.warnings)")
+            #expect(ownerWarnings.first?.contains("cat@acme.example") == true)
+            #expect(
+                report.warnings.filter { $0.contains("Contact.Region__c is written to acme__Region__c") }.count == 1,
+                "\(report.warnings)"
+            )
+
+            let sourceUsers = Dictionary(
+                uniqueKeysWithValues: try project.records("source", "SELECT Id, Username FROM User").compactMap {
+                    row -> (String, String)? in
+                    guard let id = row["Id"] as? String, let name = row["Username"] as? String else { return nil }
+                    return (id, name)
+                }
+            )
+            let targetUsers = Dictionary(
+                uniqueKeysWithValues: try project.records("target", "SELECT Id, Username FROM User").compactMap {
+                    row -> (String, String)? in
+                    guard let id = row["Id"] as? String, let name = row["Username"] as? String else { return nil }
+                    return (id, name)
+                }
+            )
+            let expectedOwner = [
+                "ann@acme.example": "ann@acme.example.uat",  // sandbox suffix
+                "bob@acme.example": "robert@acme-sandbox.example",  // email
+                "cat@acme.example": "admin@localorg.invalid",  // no counterpart: the running user
+            ]
+            var sourceContacts: [String: (owner: String, region: String)] = [:]
+            for row in try project.records("source", "SELECT Email, OwnerId, Region__c FROM Contact") {
+                let email = try #require(row["Email"] as? String)
+                let owner = try #require(sourceUsers[row["OwnerId"] as? String ?? ""])
+                sourceContacts[email] = (owner, row["Region__c"] as? String ?? "")
+            }
+            let targetContacts = try project.records("target", "SELECT Email, OwnerId, acme__Region__c FROM Contact")
+            #expect(targetContacts.count == 8)
+            for row in targetContacts {
+                let email = try #require(row["Email"] as? String)
+                let source = try #require(sourceContacts[email])
+                #expect(targetUsers[row["OwnerId"] as? String ?? ""] == expectedOwner[source.owner], "\(email)")
+                #expect(row["acme__Region__c"] as? String == source.region, "\(email)")
+            }
+
+            // A second run finds the owners and regions unchanged.
+            let second = try MigrateReport(try project.migrate())
+            #expect(second.total("updated") == 0)
+            #expect(second.total("created") == 0)
         }
     }
 }

@@ -154,6 +154,15 @@ struct RunCommandTests {
             #expect(try summary.step("syncDown:contactsDown")["status"] as? String == "DONE")
             #expect(try summary.count("created", of: "syncDown:contactsDown") == 50)
             #expect(summary.status == "DONE")
+
+            // The latest run finished every step: a resume has nothing to continue and runs the
+            // whole plan (a run killed before it journaled anything is not silently skipped).
+            let again = try project.run(["--resume"])
+            #expect(again.status == 0, "\(again.stderr)")
+            let rerun = try RunSummary(again)
+            #expect(try rerun.step("syncDown:accountsDown")["status"] as? String == "DONE")
+            #expect(try rerun.step("syncDown:contactsDown")["status"] as? String == "DONE")
+            #expect(again.stdout.contains("nothing to resume: the latest run ended every step DONE"))
         }
     }
 

@@ -16,6 +16,8 @@
 ///   is closed without a response — half of the time before the request is served, half of the
 ///   time after it was served (its writes commit, the response is lost). Drawn from the same seeded
 ///   generator as `failureRate`, before it.
+/// - `bulkJobFailure` (`String?`, default `nil`): every Bulk API 2.0 job ends `Failed` with this
+///   `errorMessage` instead of completing.
 public struct FaultConfiguration: Sendable, Equatable {
     /// The probability that a request fails with a 500 or 503.
     public var failureRate: Double
@@ -29,6 +31,8 @@ public struct FaultConfiguration: Sendable, Equatable {
     public var loseResponses: Set<Int>
     /// The probability that a request's connection is dropped (before or after serving it).
     public var dropRate: Double
+    /// The `errorMessage` every Bulk job fails with, or `nil` to let jobs complete.
+    public var bulkJobFailure: String? = nil
 
     /// Creates a fault configuration; the defaults inject nothing.
     public init(
@@ -53,5 +57,6 @@ public struct FaultConfiguration: Sendable, Equatable {
     /// Whether any fault is configured.
     public var isActive: Bool {
         failureRate > 0 || latency > .zero || failAfter != nil || !loseResponses.isEmpty || dropRate > 0
+            || bulkJobFailure != nil
     }
 }

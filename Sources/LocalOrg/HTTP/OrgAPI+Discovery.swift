@@ -48,9 +48,22 @@ extension OrgAPI {
         }
         let body: OrgJSONValue = [
             "DailyApiRequests": limit(usage.limit, max(0, usage.limit - used)),
-            "DailyBulkV2QueryJobs": limit(10_000, 10_000),
+            "DailyBulkV2QueryJobs": limit(10_000, max(0, 10_000 - bulkJobsToday(.query))),
+            "DailyBulkV2QueryFileStorageMB": limit(976_562, 976_562),
+            "DailyBulkApiBatches": limit(15_000, max(0, 15_000 - bulkJobsToday(.ingest))),
             "DataStorageMB": limit(1_024, 1_024),
         ]
         return .json(200, body)
+    }
+
+    /// Bulk jobs of `kind` created in the last 24 hours (an ingest job counts as one batch here).
+    private func bulkJobsToday(_ kind: BulkJob.Kind) -> Int {
+        let since = database.context.nowMilliseconds - 24 * 3600 * 1000
+        do {
+            try bulk.prepare()
+            return try bulk.read { try BulkJobTable.count(kind: kind, since: since, $0) }
+        } catch {
+            return 0  // the limits stay readable even when the jobs table is not
+        }
     }
 }

@@ -20,6 +20,8 @@ struct OrgAPI: Sendable {
     let oauth: OAuthTokenEndpoint
     /// The org and user the sessions belong to.
     let identity: OrgIdentity
+    /// The Bulk API 2.0 jobs.
+    let bulk: BulkJobs
     private let baseURL = ProtectedState("")
 
     init(
@@ -28,8 +30,10 @@ struct OrgAPI: Sendable {
         usage: APIUsage,
         pageSizeOverride: Int?,
         oauth: OAuthTokenEndpoint,
-        identity: OrgIdentity
+        identity: OrgIdentity,
+        bulk: BulkJobs
     ) {
+        self.bulk = bulk
         self.database = database
         self.sessions = sessions
         self.usage = usage
@@ -153,6 +157,8 @@ struct OrgAPI: Sendable {
                     apiVersion: version.description
                 )
             )
+        case "jobs":
+            return try jobs(request, version: version, path: rest)
         case "ui-api" where rest.count == 2 && rest[0] == "layout":
             return try layout(request, object: rest[1])
         case "limits" where rest.isEmpty:

@@ -48,6 +48,8 @@ struct SyncDownTargetDecoder {
         case .soql:
             let query = target.stringNode("query", required: true)
             let batch = clamped(&target, "maxBatchSize", range: SOQLSyncDownTarget.maxBatchSizeRange)
+            let api = target.enumeration("api", SyncAPI.self, what: "api", code: .unknownAPI)
+            let threshold = clamped(&target, "bulkThreshold", range: 1...Int.max)
             if let query, query.text.isEmpty {
                 context.error(
                     .emptyValue,
@@ -58,13 +60,23 @@ struct SyncDownTargetDecoder {
             }
             let extra = extras(target, kind)
             if let query, !query.text.isEmpty {
-                let soql = SOQLSyncDownTarget(
+                var soql = SOQLSyncDownTarget(
                     query: query.text,
                     maxBatchSize: batch ?? SOQLSyncDownTarget.defaultMaxBatchSize,
                     idFieldName: idFieldName,
                     modificationDateFieldName: modificationDate,
                     extraKeys: extra
                 )
+                soql.api = api ?? .auto
+                soql.bulkThreshold = threshold ?? SyncAPI.defaultBulkThreshold
+                if soql.api == .bulk, let reason = BulkCheck.refusal(query.text) {
+                    context.warning(
+                        .bulkNotPossible,
+                        at: target.position(of: "api"),
+                        path: target.path.appending("api"),
+                        ConfigMessages.bulkNotPossible(reason)
+                    )
+                }
                 result = Result(target: .soql(soql), soqlQuery: query)
             }
         case .sosl:

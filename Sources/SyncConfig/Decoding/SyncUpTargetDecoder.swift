@@ -25,6 +25,9 @@ struct SyncUpTargetDecoder {
         let externalId = target.nonEmptyString("externalIdFieldName")
         let matchFields = target.stringArray("matchFields")
         var maxBatchSize: Int?
+        let api = target.enumeration("api", SyncAPI.self, what: "api", code: .unknownAPI)
+        let threshold = SyncDownTargetDecoder(context: context, registry: registry)
+            .clamped(&target, "bulkThreshold", range: 1...Int.max)
         switch kind {
         case .batch, .collection:
             maxBatchSize = SyncDownTargetDecoder(context: context, registry: registry)
@@ -71,7 +74,7 @@ struct SyncUpTargetDecoder {
             extras = target.extraKeys(known: TargetKeys.syncUp)
         }
         guard context.log.errorCount == errorsBefore else { return nil }
-        return SyncUpTarget(
+        var decoded = SyncUpTarget(
             kind: kind,
             createFieldlist: createFieldlist,
             updateFieldlist: updateFieldlist,
@@ -86,6 +89,9 @@ struct SyncUpTargetDecoder {
             matchFields: matchFields,
             endpoint: endpoint
         )
+        decoded.api = api ?? .auto
+        decoded.bulkThreshold = threshold ?? SyncAPI.defaultBulkThreshold
+        return decoded
     }
 
     /// The kind every given selector agrees on; reports unknown names and disagreements.

@@ -9,7 +9,7 @@ enum TargetKeys {
 
     static func syncDown(_ kind: SyncDownTargetKind) -> [String] {
         switch kind {
-        case .soql: common + ["query", "maxBatchSize"]
+        case .soql: common + ["query", "maxBatchSize", "api", "bulkThreshold"]
         case .sosl: common + ["query"]
         case .mru: common + ["sobjectType", "fieldlist"]
         case .refresh: common + ["sobjectType", "fieldlist", "soupName", "countIdsPerSoql", "coundIdsPerSoql"]
@@ -27,7 +27,8 @@ enum TargetKeys {
 
     static let syncUp =
         common + [
-            "createFieldlist", "updateFieldlist", "externalIdFieldName", "maxBatchSize", "matchFields",
+            "createFieldlist", "updateFieldlist", "externalIdFieldName", "maxBatchSize", "matchFields", "api",
+            "bulkThreshold",
         ]
     static let syncUpEndpoint = syncUp + EndpointTargetDecoder.syncUpKeys
     static let syncUpParentChildren =

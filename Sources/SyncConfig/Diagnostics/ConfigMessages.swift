@@ -100,6 +100,13 @@ enum ConfigMessages {
         "'\(key)' \(value) is outside \(range.lowerBound)...\(range.upperBound); using \(used)"
     }
 
+    // MARK: Bulk API 2.0
+
+    static func bulkNotPossible(_ reason: String) -> String {
+        "'api' is 'bulk', but Bulk API 2.0 cannot run this query (it has \(reason)); "
+            + "this sync will run through REST. Remove 'api' or set it to 'rest' or 'auto'"
+    }
+
     // MARK: Enumerations
 
     static func unknownValue(_ what: String, _ value: String, allowed: [String]) -> String {

@@ -37,6 +37,12 @@ extension Diagnostic {
         /// A file over 16 MiB (or YAML whose aliases expand to more than 16 MiB of text).
         public static let fileTooLarge = Code(rawValue: "file-too-large")
 
+        // Bulk API 2.0.
+        /// An `api` value other than `auto`, `rest` or `bulk`.
+        public static let unknownAPI = Code(rawValue: "unknown-api")
+        /// `"api": "bulk"` on a target Bulk API 2.0 cannot run (it stays on REST).
+        public static let bulkNotPossible = Code(rawValue: "bulk-not-possible")
+
         // Shape.
         /// A value has the wrong JSON type (string where an array is expected, …).
         public static let typeMismatch = Code(rawValue: "type-mismatch")

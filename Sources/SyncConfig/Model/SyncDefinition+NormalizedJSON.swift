@@ -47,6 +47,12 @@ extension SyncDownTarget {
         case .soql(let target):
             members["query"] = .string(target.query)
             members["maxBatchSize"] = .integer(Int64(target.maxBatchSize))
+            // Written only when not the default, so definitions stored before these keys existed
+            // do not look changed.
+            if target.api != .auto { members["api"] = .string(target.api.rawValue) }
+            if target.bulkThreshold != SyncAPI.defaultBulkThreshold {
+                members["bulkThreshold"] = .integer(Int64(target.bulkThreshold))
+            }
         case .sosl(let target):
             members["query"] = .string(target.query)
         case .mru(let target):
@@ -104,6 +110,8 @@ extension SyncUpTarget {
         if let list = JSONValue.strings(updateFieldlist) { members["updateFieldlist"] = list }
         if let field = externalIdFieldName { members["externalIdFieldName"] = .string(field) }
         if let list = JSONValue.strings(matchFields) { members["matchFields"] = list }
+        if api != .auto { members["api"] = .string(api.rawValue) }
+        if bulkThreshold != SyncAPI.defaultBulkThreshold { members["bulkThreshold"] = .integer(Int64(bulkThreshold)) }
         switch kind {
         case .batch, .collection: members["maxBatchSize"] = .integer(Int64(maxBatchSize))
         case .single, .parentChildren, .custom, .endpoint: break

@@ -51,6 +51,11 @@ public struct SyncUpTarget: Sendable, Hashable, TargetCommonKeys {
     public var endpoint: EndpointSyncUpInfo?
     /// Keys the product does not know (for custom targets: the plug-in's keys), verbatim.
     public var extraKeys: [String: JSONValue]
+    /// The API the records go up through (`api`): `auto` uses a Bulk API 2.0 ingest job when the
+    /// sync's dirty records are at least ``bulkThreshold`` (collection and batch targets).
+    public var api: SyncAPI = .auto
+    /// The dirty-record count at which `auto` switches to Bulk API 2.0 (`bulkThreshold`).
+    public var bulkThreshold: Int = SyncAPI.defaultBulkThreshold
 
     /// Creates a sync up target; `maxBatchSize` defaults to and is clamped by the kind's cap.
     public init(

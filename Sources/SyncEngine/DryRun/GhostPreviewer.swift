@@ -21,8 +21,12 @@ struct GhostPreviewer: Sendable {
     ///   would start with, `.stopped`, `.server`, `.store`.
     func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
         let name = definition.name
-        let fetcher = try DownTargetFactory.makeFetcher(for: definition)
-        if let soql = fetcher as? SOQLDownFetcher, !soql.canCleanGhosts { throw SyncEngineError.ghostsWithLimit(name) }
+        var fetcher = try DownTargetFactory.makeFetcher(for: definition)
+        if var soql = fetcher as? SOQLDownFetcher {
+            guard soql.canCleanGhosts else { throw SyncEngineError.ghostsWithLimit(name) }
+            soql.restOnly = true  // a dry run creates no Bulk job
+            fetcher = soql
+        }
         // The soups that exist: a soup not registered yet holds nothing that could be a ghost.
         var soups: [PageDestination] = []
         do {

@@ -18,7 +18,13 @@ struct SyncDownPreviewer: Sendable {
         -> SyncPreview
     {
         let name = definition.name
-        let fetcher = try DownTargetFactory.makeFetcher(for: definition)
+        var fetcher = try DownTargetFactory.makeFetcher(for: definition)
+        var soqlFetcher = fetcher as? SOQLDownFetcher
+        if var soql = soqlFetcher {
+            soql.restOnly = true  // decide, but create no job
+            soqlFetcher = soql
+            fetcher = soql
+        }
         // A soup the store config declares but that is not registered yet would be registered
         // empty before the run; with no soup there is no index to check.
         var allSoupsExist = true
@@ -57,6 +63,9 @@ struct SyncDownPreviewer: Sendable {
                     if stop.isStopRequested {
                         stopped = true
                         return false
+                    }
+                    if let soqlFetcher, preview.apiDecision == nil {
+                        preview.apiDecision = soqlFetcher.decide(totalSize: page.totalSize, org: org).description
                     }
                     let destination = fetcher.destination(of: page)
                     let options = PageUpsertOptions(

@@ -175,6 +175,9 @@ public struct SyncPreview: Sendable, Hashable {
     public var items: [Item] = []
     /// Whether more records are affected than ``items`` lists.
     public var itemsTruncated = false
+    /// `soql` sync down: the API the run would use and why (`Bulk API 2.0 (12000 records ≥
+    /// bulkThreshold 10000)`); the preview itself always reads through REST.
+    public var apiDecision: String?
 
     /// Creates an empty preview.
     public init(syncName: String, syncID: Int64?, operation: SyncOperation, targetKind: String) {

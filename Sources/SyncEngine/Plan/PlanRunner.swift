@@ -75,10 +75,13 @@ public struct PlanStepResult: Sendable, Hashable {
 public struct PlanRunReport: Sendable, Hashable {
     /// One result per step of the plan.
     public var steps: [PlanStepResult]
+    /// What the run decided that concerns the whole plan (a resume with nothing to continue).
+    public var notes: [String] = []
 
     /// Creates a report.
-    public init(steps: [PlanStepResult]) {
+    public init(steps: [PlanStepResult], notes: [String] = []) {
         self.steps = steps
+        self.notes = notes
     }
 
     /// Whether every step ended `DONE` with no failed or conflicted record (exit status 0).
@@ -101,6 +104,8 @@ public struct PlanRunRefused: Error, Sendable, CustomStringConvertible {
 /// Each step's progress is journaled in the store so that a stopped or killed run can be resumed.
 struct PlanRunner: Sendable {
     static let alreadyDone = "ended DONE in the run being resumed"
+    static let nothingToResume =
+        "nothing to resume: the latest run ended every step DONE; the whole plan ran as a new run"
 
     let engine: SyncEngine
     let plan: SyncPlan
@@ -114,10 +119,19 @@ struct PlanRunner: Sendable {
         let store = engine.store
         let now = engine.registry.now
         if options.dryRun { return await preview(options: options, stop: stop, events: events) }
-        let toRun = try stepsToRun(resume: options.resume)
+        var toRun = try stepsToRun(resume: options.resume)
+        var continuing = options.resume
+        var notes: [String] = []
+        if options.resume, toRun.isEmpty {
+            // The latest run finished every step: a run killed before it wrote its journal, or
+            // local changes made since, would otherwise be left unsent by a run that exits 0.
+            toRun = Set(plan.steps.map(\.id))
+            continuing = false
+            notes.append(Self.nothingToResume)
+        }
         try preflight(toRun, replace: options.replace)
 
-        if !options.resume {
+        if !continuing {
             try await store.write { [ids = plan.steps.map(\.id)] in try $0.startPlanJournal(stepIDs: ids, now: now) }
         }
         var results: [String: PlanStepResult] = [:]
@@ -149,7 +163,7 @@ struct PlanRunner: Sendable {
             results[step.id] = result
             ordered.append(result)
         }
-        return PlanRunReport(steps: ordered)
+        return PlanRunReport(steps: ordered, notes: notes)
     }
 
     /// Previews every step, in plan order. Nothing is written, so a failed preview does not keep

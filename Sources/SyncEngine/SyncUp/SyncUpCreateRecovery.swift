@@ -54,7 +54,21 @@ package struct SyncUpCreateRecovery: Sendable {
         var outcomes: [Int64: SyncUpOutcome] = [:]
         for type in pendingByType.keys.sorted() {
             let pending = pendingByType[type] ?? []
-            var candidates = try await self.candidates(of: type, for: pending.map(\.intent), userID: userID)
+            // A record still holding its local id with an update intent was adopted by an earlier
+            // run, which updated the candidate and was killed before storing its id: the candidate
+            // holds the create's body, or (once the update landed) the body both sent.
+            let bodies = pending.map { item -> [[String: OrgValue]] in
+                guard let update = SyncUpUpdateIntent.intent(in: records[item.index].fields) else {
+                    return [item.intent.fields]
+                }
+                return [item.intent.fields, item.intent.fields.merging(update.fields) { $1 }]
+            }
+            var candidates = try await self.candidates(
+                of: type,
+                fields: bodies.flatMap { $0.flatMap(\.keys) },
+                since: pending.map(\.intent.at).min() ?? 0,
+                userID: userID
+            )
             let (soup, idField) = (soupName, plan.idFieldName)
             let candidateIDs = candidates.map(\.id)
             let stored = Set(
@@ -65,8 +79,13 @@ package struct SyncUpCreateRecovery: Sendable {
                 }
             )
             candidates.removeAll { stored.contains($0.id) }
-            for (index, intent) in pending {
-                guard let match = candidates.firstIndex(where: { Self.matches($0.fields, sent: intent.fields) }) else {
+            for (position, (index, intent)) in pending.enumerated() {
+                let sent = bodies[position]
+                guard
+                    let match = candidates.firstIndex(where: { candidate in
+                        sent.contains { Self.matches(candidate.fields, sent: $0) }
+                    })
+                else {
                     continue
                 }
                 let candidate = candidates.remove(at: match)
@@ -94,14 +113,12 @@ package struct SyncUpCreateRecovery: Sendable {
         var fields: [String: OrgValue]
     }
 
-    private func candidates(of type: String, for intents: [SyncUpCreateIntent], userID: String) async throws
-        -> [Candidate]
+    private func candidates(of type: String, fields sentFields: [String], since earliest: Int64, userID: String)
+        async throws -> [Candidate]
     {
         var fields: [String] = []
-        for intent in intents {
-            for field in intent.fields.keys.sorted() where !fields.contains(field) { fields.append(field) }
-        }
-        let since = (intents.map(\.at).min() ?? 0) - Self.clockSkewMargin
+        for field in sentFields.sorted() where !fields.contains(field) { fields.append(field) }
+        let since = earliest - Self.clockSkewMargin
         let query = SOQLQuery.select(
             fields: SOQLText.ensuring(["Id", plan.modificationDateFieldName], in: fields),
             from: type,

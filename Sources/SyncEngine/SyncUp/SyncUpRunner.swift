@@ -122,7 +122,8 @@ struct SyncUpRunner: Sendable {
         let total = try await store.read { try $0.dirtyEntryCount(in: soup) }
         let selected = progress.selected(total)
         _ = try await store.write { try $0.updateSyncState(selected) }
-        let batchSize = target.kind == .collection ? target.maxBatchSize : 200
+        let ingest = Self.ingestClient(for: target, dirty: total, org: org)
+        let batchSize = ingest != nil ? Self.ingestBatchSize : target.kind == .collection ? target.maxBatchSize : 200
         var after: Int64 = 0
         while true {
             if stop.isStopRequested || Task.isCancelled { return true }
@@ -148,8 +149,28 @@ struct SyncUpRunner: Sendable {
                 )
                 continue
             }
-            try await process(batch, kind: target.kind, callSize: target.maxBatchSize, plan: plan, progress: &progress)
+            try await process(
+                batch,
+                kind: target.kind,
+                callSize: target.maxBatchSize,
+                plan: plan,
+                ingest: ingest,
+                progress: &progress
+            )
         }
+    }
+
+    /// The records per ingest job of a sync up through Bulk API 2.0.
+    static let ingestBatchSize = 10_000
+
+    /// The client to send through Bulk API 2.0 ingest jobs, when this sync up should: a collection
+    /// or batch target whose `api` is `bulk`, or `auto` with at least `bulkThreshold` dirty records,
+    /// on an org client that has Bulk.
+    static func ingestClient(for target: SyncUpTarget, dirty: Int, org: any OrgClient) -> (any BulkIngestClient)? {
+        guard target.kind == .collection || target.kind == .batch, target.api != .rest,
+            let client = org as? any BulkIngestClient
+        else { return nil }
+        return target.api == .bulk || dirty >= target.bulkThreshold ? client : nil
     }
 
     /// Checks conflicts, sends, reads back and writes one batch.
@@ -158,6 +179,7 @@ struct SyncUpRunner: Sendable {
         kind: SyncUpTargetKind,
         callSize: Int,
         plan: SyncUpRequestPlan,
+        ingest: (any BulkIngestClient)?,
         progress: inout SyncUpProgress
     ) async throws {
         var batch = records
@@ -191,7 +213,13 @@ struct SyncUpRunner: Sendable {
             toSend = batch.filter { sending.contains($0.entryID) }
             let sent: [Int64: SyncUpOutcome]
             switch kind {
-            case .collection: sent = try await CollectionSyncUpSender(org: org, plan: plan).send(toSend)
+            case .collection,
+                .batch where ingest != nil:
+                if let ingest {
+                    sent = try await IngestSyncUpSender(org: ingest, plan: plan).send(toSend)
+                } else {
+                    sent = try await CollectionSyncUpSender(org: org, plan: plan).send(toSend)
+                }
             case .batch: sent = try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
             case .single: sent = try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
             case .parentChildren, .custom, .endpoint:

@@ -151,21 +151,11 @@ struct JWTSigner {
 
     init() throws {
         key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let certificateKey = Certificate.PrivateKey(key)
-        let name = try DistinguishedName { CommonName("syncrun local org test") }
-        let certificate = try Certificate(
-            version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: certificateKey.publicKey,
-            notValidBefore: Date().addingTimeInterval(-3600),
-            notValidAfter: Date().addingTimeInterval(3600),
-            issuer: name,
-            subject: name,
-            signatureAlgorithm: .sha256WithRSAEncryption,
-            extensions: Certificate.Extensions(),
-            issuerPrivateKey: certificateKey
+        certificatePEM = try SelfSignedCertificate.pem(
+            commonName: "syncrun local org test",
+            key: Certificate.PrivateKey(key),
+            signatureAlgorithm: .sha256WithRSAEncryption
         )
-        certificatePEM = try certificate.serializeAsPEM().pemString
     }
 
     /// The claims of a JWT bearer assertion.

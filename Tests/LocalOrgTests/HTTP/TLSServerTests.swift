@@ -11,22 +11,12 @@ import X509
 struct TLSServerTests {
     @Test func servesHTTPSWithTheGivenCertificate() async throws {
         let key = P256.Signing.PrivateKey()
-        let certificateKey = Certificate.PrivateKey(key)
-        let name = try DistinguishedName { CommonName("127.0.0.1") }
-        let certificate = try Certificate(
-            version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: certificateKey.publicKey,
-            notValidBefore: Date().addingTimeInterval(-3600),
-            notValidAfter: Date().addingTimeInterval(3600),
-            issuer: name,
-            subject: name,
-            signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: Certificate.Extensions(),
-            issuerPrivateKey: certificateKey
-        )
         let tls = TLSSettings(
-            certificateChainPEM: try certificate.serializeAsPEM().pemString,
+            certificateChainPEM: try SelfSignedCertificate.pem(
+                commonName: "127.0.0.1",
+                key: Certificate.PrivateKey(key),
+                signatureAlgorithm: .ecdsaWithSHA256
+            ),
             privateKeyPEM: key.pemRepresentation
         )
 

@@ -118,6 +118,59 @@ struct SyncUpRecoveryTests {
         }
     }
 
+    /// A lost create, a local edit, then the adoption's update also lost (the process killed while
+    /// it waits): the next run finds the candidate by the create and the update it sent together,
+    /// and updates it; nothing is created twice (found by the soak, scripts/soak.sh).
+    @Test(arguments: [SyncUpTargetKind.collection, .single])
+    func anAdoptionWhoseUpdateWasLostIsFoundAgainNotCreatedTwice(kind: SyncUpTargetKind) async throws {
+        let definition = UpDefinitions.accounts(kind: kind)
+        func scenario(_ harness: EngineHarness) async throws -> (entry: Int64, writeNumber: Int, run: SyncUpSummary) {
+            let entry = try harness.createLocally(["Id": "local_one", "Name": "One", "Industry": "Energy"])
+            _ = try await harness.engine().syncUp(definition)
+            try harness.changeLocally("local_one", ["Industry": "Retail"])
+            let before = try harness.requestLog().count
+            let run = try await harness.engine().syncUp(definition)
+            let log = try harness.requestLog()
+            let write = try #require(
+                log.indices.dropFirst(before).first { index in
+                    let entry = log[index]
+                    return entry.method == "PATCH" || (entry.method == "POST" && entry.path.hasSuffix("/composite"))
+                }
+            )
+            return (entry, write + 1, run)
+        }
+        // A probe with only the create's answer lost finds the number of the adoption's update.
+        let writeNumber = try await EngineHarness.withSyncUp(
+            faults: FaultConfiguration(loseResponses: [1]),
+            clockStart: Date()
+        ) { harness in
+            try await scenario(harness).writeNumber
+        }
+        try await EngineHarness.withSyncUp(
+            faults: FaultConfiguration(loseResponses: Set([1]).union(writeNumber..<(writeNumber + Self.attempts))),
+            clockStart: Date()
+        ) { harness in
+            let (entry, number, second) = try await scenario(harness)
+            #expect(number == writeNumber)
+            #expect(second.status == .failed)
+            // The update reached the org: its copy no longer holds the body of the create.
+            #expect(try Self.serverCount(harness, names: ["One"]) == 1)
+            let pending = try #require(try harness.storedRecord(entryID: entry))
+            #expect(pending["__local__"] == true && pending["Id"] == "local_one")
+            harness.clock.advance(seconds: 5)
+            try await Self.consumeLostResponses(harness, upTo: writeNumber + Self.attempts - 1)
+
+            let third = try await harness.engine().syncUp(definition)
+
+            #expect(third.status == .done && third.created == 0 && third.failed == 0, "\(third)")
+            #expect(try Self.serverCount(harness, names: ["One"]) == 1)
+            let record = try #require(try harness.storedRecord(entryID: entry))
+            let id = try #require(record["Id"]?.stringValue)
+            #expect(!id.hasPrefix("local_") && record["__local__"] == false)
+            #expect(try harness.serverAccount(id)?["Industry"] == "Retail")
+        }
+    }
+
     @Test func anIntentWithoutAServerRecordIsCreatedOnceAndStoredRecordsAreNeverAdopted() async throws {
         try await EngineHarness.withSyncUp(clockStart: Date()) { harness in
             let existing = try harness.createAccounts(["Same"])[0]

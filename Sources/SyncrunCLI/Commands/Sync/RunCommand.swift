@@ -137,6 +137,7 @@ struct PlanReportRenderer {
             if let message = step.message { text += "\(step.step.id): \(message)\n" }
             for issue in step.summary?.issues ?? [] { text += "  \(issue)\n" }
         }
+        for note in report.notes { text += "note: \(note)\n" }
         text += "\(status): \(report.steps.count) step(s)"
         let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
         text += PlanStepResult.Status.allCases.compactMap { status in
@@ -171,6 +172,7 @@ struct PlanReportRenderer {
         text += Self.table(rows)
         for step in report.steps {
             if let message = step.message, step.status != .done { text += "\(step.step.id): \(message)\n" }
+            if let decision = step.preview?.apiDecision { text += "\(step.step.id): would run through \(decision)\n" }
             if let preview = step.preview, preview.targetKind == "parent_children" {
                 let children = preview.children
                 text +=
@@ -228,11 +230,14 @@ struct PlanSummaryLine: Encodable {
     var steps: [PlanStepLine]
     /// The org's API usage after the last step that saw a `Sforce-Limit-Info` header.
     var apiUsage: APIUsageLine?
+    /// What the run decided for the whole plan (`--resume` with nothing to continue); absent when none.
+    var notes: [String]?
 
     init(_ report: PlanRunReport, status: String) {
         self.status = status
         steps = report.steps.map(PlanStepLine.init)
         apiUsage = report.latestAPIUsage.map(APIUsageLine.init)
+        notes = report.notes.isEmpty ? nil : report.notes
     }
 }
 
@@ -339,6 +344,8 @@ struct PreviewLine: Encodable {
     var incremental: Bool
     var items: [Item]
     var itemsTruncated: Bool
+    /// soql sync down: the API the run would use, and why.
+    var api: String?
     /// parent_children only: the children's share of the counts above.
     var children: Children?
     /// parent_children sync down: parents left alone only because one of their stored children has
@@ -368,6 +375,7 @@ struct PreviewLine: Encodable {
             )
         }
         itemsTruncated = preview.itemsTruncated
+        api = preview.apiDecision
         if preview.targetKind == "parent_children" {
             children = Children(preview.children)
             parentsProtectedByChildren = preview.parentsProtectedByChildren

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Writes RFC 4180 CSV as Bulk API 2.0 returns it: every non-null value and every header quoted,
+/// quotes doubled, nulls as empty unquoted fields; the delimiter and line ending the job names.
+struct BulkCSVWriter {
+    /// The bytes written so far.
+    private(set) var data = Data()
+    let delimiter: UInt8
+    let lineEnding: [UInt8]
+
+    init(delimiter: UInt8, lineEnding: [UInt8]) {
+        self.delimiter = delimiter
+        self.lineEnding = lineEnding
+    }
+
+    /// Appends one row; `nil` values are written as empty, unquoted fields.
+    mutating func appendRow(_ values: [String?]) {
+        for (index, value) in values.enumerated() {
+            if index > 0 { data.append(delimiter) }
+            guard let value else { continue }
+            data.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\"") { data.append(byte) }
+                data.append(byte)
+            }
+            data.append(UInt8(ascii: "\""))
+        }
+        data.append(contentsOf: lineEnding)
+    }
+}
+
+/// Reads RFC 4180 CSV uploaded to an ingest job: quoted fields with doubled quotes, embedded
+/// delimiters and line breaks, CRLF or LF records.
+enum BulkCSVReader {
+    /// The records of `data`; the first is the header.
+    /// - Throws: ``OrgError`` when a quoted field is not closed.
+    static func records(_ data: Data, delimiter: UInt8) throws -> [[String]] {
+        var records: [[String]] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var inQuotes = false
+        var index = data.startIndex
+        var fieldStarted = false
+        func endField() {
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            fieldStarted = false
+        }
+        while index < data.endIndex {
+            let byte = data[index]
+            if inQuotes {
+                if byte == UInt8(ascii: "\"") {
+                    let next = data.index(after: index)
+                    if next < data.endIndex, data[next] == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        index = next
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    field.append(byte)
+                }
+            } else if byte == UInt8(ascii: "\""), field.isEmpty {
+                inQuotes = true
+                fieldStarted = true
+            } else if byte == delimiter {
+                endField()
+                fieldStarted = true
+            } else if byte == 0x0A || byte == 0x0D {
+                if byte == 0x0D {
+                    let next = data.index(after: index)
+                    if next < data.endIndex, data[next] == 0x0A { index = next }
+                }
+                endField()
+                records.append(fields)
+                fields.removeAll()
+            } else {
+                field.append(byte)
+                fieldStarted = true
+            }
+            index = data.index(after: index)
+        }
+        if inQuotes { throw OrgError.invalidBody("The CSV data ends inside a quoted field") }
+        if fieldStarted || !field.isEmpty || !fields.isEmpty {
+            endField()
+            records.append(fields)
+        }
+        return records
+    }
+}

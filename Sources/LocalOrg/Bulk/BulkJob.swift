@@ -1,0 +1,203 @@
+import Foundation
+import GRDB
+
+/// A Bulk API 2.0 job of the local org as stored in `_org_bulk_jobs` (real-org.md §3).
+///
+/// Jobs live in the org database, so a job and its results survive a restart of the server (a
+/// killed `syncrun` that ran the org in-process finds them again).
+struct BulkJob: Sendable, Equatable {
+    /// `query` jobs (`/jobs/query`) or `ingest` jobs (`/jobs/ingest`).
+    enum Kind: String, Sendable {
+        case query, ingest
+    }
+
+    /// The job states of Bulk API 2.0.
+    enum State: String, Sendable {
+        case open = "Open"
+        case uploadComplete = "UploadComplete"
+        case inProgress = "InProgress"
+        case jobComplete = "JobComplete"
+        case failed = "Failed"
+        case aborted = "Aborted"
+
+        /// Whether the job can change no more.
+        var isTerminal: Bool { self == .jobComplete || self == .failed || self == .aborted }
+    }
+
+    var id: String
+    var kind: Kind
+    /// `query`, `queryAll`, `insert`, `update`, `upsert`, `delete`, `hardDelete`.
+    var operation: String
+    var object: String
+    var query: String?
+    /// `59.0`.
+    var apiVersion: String
+    var state: State
+    var createdAt: Int64
+    var modifiedAt: Int64
+    var processed: Int
+    var failed: Int
+    var errorMessage: String?
+    /// The result snapshot (`_org_cursor` row) of a completed query job.
+    var cursorID: String?
+    var firstSeq: Int64
+    var totalSize: Int
+    /// `COMMA`, `TAB`…
+    var columnDelimiter: String
+    /// `LF` or `CRLF`.
+    var lineEnding: String
+    var externalIDField: String?
+    var processingMilliseconds: Int64
+
+    /// The job ID prefix of Salesforce (`750…`).
+    static let idPrefix = "750"
+
+    /// The delimiters Bulk API 2.0 accepts, by name.
+    static let delimiters: [String: UInt8] = [
+        "COMMA": UInt8(ascii: ","), "BACKQUOTE": UInt8(ascii: "`"), "CARET": UInt8(ascii: "^"),
+        "PIPE": UInt8(ascii: "|"), "SEMICOLON": UInt8(ascii: ";"), "TAB": UInt8(ascii: "\t"),
+    ]
+
+    /// The delimiter byte.
+    var delimiterByte: UInt8 { Self.delimiters[columnDelimiter] ?? UInt8(ascii: ",") }
+
+    /// The line ending bytes.
+    var lineEndingBytes: [UInt8] { lineEnding == "CRLF" ? [0x0D, 0x0A] : [0x0A] }
+
+    /// The job info body of `GET /jobs/{kind}/{id}`.
+    var info: OrgJSONValue {
+        var body: OrgJSONObject = [
+            "id": .string(id),
+            "operation": .string(operation),
+            "object": .string(object),
+            "createdById": .null,
+            "createdDate": .string(OrgDateTime.format(milliseconds: createdAt)),
+            "systemModstamp": .string(OrgDateTime.format(milliseconds: modifiedAt)),
+            "state": .string(state.rawValue),
+            "concurrencyMode": "Parallel",
+            "contentType": "CSV",
+            "apiVersion": .double(Double(apiVersion) ?? 0),
+            "jobType": kind == .query ? "V2Query" : "V2Ingest",
+            "lineEnding": .string(lineEnding),
+            "columnDelimiter": .string(columnDelimiter),
+        ]
+        if let externalIDField { body["externalIdFieldName"] = .string(externalIDField) }
+        if kind == .ingest {
+            body["contentUrl"] = .string("services/data/v\(apiVersion)/jobs/ingest/\(id)/batches")
+        }
+        if state != .open, state != .uploadComplete || kind == .query {
+            body["numberRecordsProcessed"] = .integer(Int64(processed))
+            body["retries"] = .integer(0)
+            body["totalProcessingTime"] = .integer(processingMilliseconds)
+            if kind == .ingest { body["numberRecordsFailed"] = .integer(Int64(failed)) }
+        }
+        if let errorMessage { body["errorMessage"] = .string(errorMessage) }
+        return .object(body)
+    }
+}
+
+/// The storage of Bulk jobs: the table, reads and state changes, all on a `Database` connection.
+enum BulkJobTable {
+    /// Creates the table if this database has none yet (databases made before Bulk support too).
+    static func prepare(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS _org_bulk_jobs (
+                    id TEXT PRIMARY KEY, kind TEXT NOT NULL, operation TEXT NOT NULL, object TEXT NOT NULL,
+                    query TEXT, apiVersion TEXT NOT NULL, state TEXT NOT NULL, createdAt INTEGER NOT NULL,
+                    modifiedAt INTEGER NOT NULL, processed INTEGER NOT NULL DEFAULT 0,
+                    failed INTEGER NOT NULL DEFAULT 0, errorMessage TEXT, cursorId TEXT,
+                    firstSeq INTEGER NOT NULL DEFAULT 0, totalSize INTEGER NOT NULL DEFAULT 0,
+                    columnDelimiter TEXT NOT NULL, lineEnding TEXT NOT NULL, externalIdFieldName TEXT,
+                    processingMs INTEGER NOT NULL DEFAULT 0, data BLOB
+                )
+                """
+        )
+    }
+
+    static func insert(_ job: BulkJob, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO _org_bulk_jobs (id, kind, operation, object, query, apiVersion, state, createdAt,
+                    modifiedAt, columnDelimiter, lineEnding, externalIdFieldName)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                job.id, job.kind.rawValue, job.operation, job.object, job.query, job.apiVersion, job.state.rawValue,
+                job.createdAt, job.modifiedAt, job.columnDelimiter, job.lineEnding, job.externalIDField,
+            ]
+        )
+    }
+
+    static func fetch(_ id: String, kind: BulkJob.Kind, _ db: Database) throws -> BulkJob? {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT * FROM _org_bulk_jobs WHERE id = ? AND kind = ?",
+                arguments: [id, kind.rawValue]
+            )
+        else { return nil }
+        return job(row)
+    }
+
+    static func fetchAll(kind: BulkJob.Kind, _ db: Database) throws -> [BulkJob] {
+        try Row.fetchAll(
+            db,
+            sql: "SELECT * FROM _org_bulk_jobs WHERE kind = ? ORDER BY createdAt, id",
+            arguments: [kind.rawValue]
+        )
+        .map(job)
+    }
+
+    /// Jobs of `kind` created since `since` (milliseconds), for the daily limits.
+    static func count(kind: BulkJob.Kind, since: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db,
+            sql: "SELECT count(*) FROM _org_bulk_jobs WHERE kind = ? AND createdAt >= ?",
+            arguments: [kind.rawValue, since]
+        ) ?? 0
+    }
+
+    /// Sets the state (and optionally the error message) of a job, stamping `modifiedAt`.
+    static func setState(
+        _ id: String,
+        _ state: BulkJob.State,
+        errorMessage: String? = nil,
+        now: Int64,
+        _ db: Database
+    ) throws {
+        try db.execute(
+            sql:
+                "UPDATE _org_bulk_jobs SET state = ?, errorMessage = coalesce(?, errorMessage), modifiedAt = ? WHERE id = ?",
+            arguments: [state.rawValue, errorMessage, now, id]
+        )
+    }
+
+    static func delete(_ id: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM _org_bulk_jobs WHERE id = ?", arguments: [id])
+    }
+
+    private static func job(_ row: Row) -> BulkJob {
+        BulkJob(
+            id: row["id"],
+            kind: BulkJob.Kind(rawValue: row["kind"]) ?? .query,
+            operation: row["operation"],
+            object: row["object"],
+            query: row["query"],
+            apiVersion: row["apiVersion"],
+            state: BulkJob.State(rawValue: row["state"]) ?? .failed,
+            createdAt: row["createdAt"],
+            modifiedAt: row["modifiedAt"],
+            processed: row["processed"],
+            failed: row["failed"],
+            errorMessage: row["errorMessage"],
+            cursorID: row["cursorId"],
+            firstSeq: row["firstSeq"],
+            totalSize: row["totalSize"],
+            columnDelimiter: row["columnDelimiter"],
+            lineEnding: row["lineEnding"],
+            externalIDField: row["externalIdFieldName"],
+            processingMilliseconds: row["processingMs"]
+        )
+    }
+}

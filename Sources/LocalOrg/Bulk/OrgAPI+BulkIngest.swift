@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+/// Bulk API 2.0 ingest jobs: `/jobs/ingest[/{id}[/batches|/successfulResults|/failedResults|
+/// /unprocessedrecords]]` (real-org.md §3.2).
+extension OrgAPI {
+    func ingestJobs(_ request: OrgHTTPRequest, version: APIVersion, path: [String]) throws -> OrgHTTPResponse {
+        switch path.count {
+        case 0:
+            try Self.require(request, ["GET", "POST"])
+            if request.method == "GET" { return try listJobs(.ingest) }
+            return try createIngestJob(request, version: version)
+        case 1:
+            try Self.require(request, ["GET", "PATCH", "DELETE"])
+            let job = try bulk.job(path[0], kind: .ingest)
+            switch request.method {
+            case "GET": return .json(200, job.info)
+            case "PATCH": return try changeIngestState(job, request)
+            default: return try delete(job)
+            }
+        case 2:
+            let job = try bulk.job(path[0], kind: .ingest)
+            switch path[1] {
+            case "batches":
+                try Self.require(request, ["PUT"])
+                return try upload(job, request)
+            case "successfulResults": return try ingestResults(job, request, kind: "success")
+            case "failedResults": return try ingestResults(job, request, kind: "failed")
+            case "unprocessedrecords": return try ingestResults(job, request, kind: "unprocessed")
+            default: throw OrgError.resourceNotFound
+            }
+        default:
+            throw OrgError.resourceNotFound
+        }
+    }
+
+    private func createIngestJob(_ request: OrgHTTPRequest, version: APIVersion) throws -> OrgHTTPResponse {
+        let body = try request.jsonObjectBody()
+        let operation = body["operation"]?.stringValue ?? ""
+        guard BulkIngestRunner.operations.contains(operation) else {
+            throw OrgError.invalidJob(
+                "The operation must be insert, update, upsert, delete or hardDelete, not '\(operation)'"
+            )
+        }
+        guard let objectName = body["object"]?.stringValue, !objectName.isEmpty else {
+            throw OrgError.invalidJob("An ingest job needs an 'object'")
+        }
+        let object = try database.context.queryObject(objectName)
+        let externalID = body["externalIdFieldName"]?.stringValue
+        if operation == "upsert" {
+            guard let externalID, !externalID.isEmpty else {
+                throw OrgError.invalidJob("An upsert job needs an 'externalIdFieldName'")
+            }
+            guard let field = object.field(named: externalID), field.isExternalID || field.type == .id else {
+                throw OrgError.invalidJob("'\(externalID)' is not an external ID field of \(object.name)")
+            }
+        }
+        let format = try Self.csvFormat(body)
+        let job = try bulk.write { db -> BulkJob in
+            let now = database.context.nowMilliseconds
+            let job = BulkJob(
+                id: OrgRecordID.make(prefix: BulkJob.idPrefix, counter: try OrgMeta.nextIDCounter(db)),
+                kind: .ingest,
+                operation: operation,
+                object: object.name,
+                query: nil,
+                apiVersion: version.description,
+                state: .open,
+                createdAt: now,
+                modifiedAt: now,
+                processed: 0,
+                failed: 0,
+                errorMessage: nil,
+                cursorID: nil,
+                firstSeq: 0,
+                totalSize: 0,
+                columnDelimiter: format.delimiter,
+                lineEnding: format.lineEnding,
+                externalIDField: operation == "upsert"
+                    ? object.field(named: externalID ?? "")?.name : nil,
+                processingMilliseconds: 0
+            )
+            try BulkJobTable.insert(job, db)
+            return job
+        }
+        return .json(200, job.info)
+    }
+
+    /// `PUT …/batches`: the job's CSV (one upload per job, while it is `Open`).
+    private func upload(_ job: BulkJob, _ request: OrgHTTPRequest) throws -> OrgHTTPResponse {
+        guard job.state == .open else {
+            throw OrgError.invalidJobState(job.id, state: job.state.rawValue, action: "given data")
+        }
+        guard !request.body.isEmpty else { throw OrgError.invalidJob("The upload is empty; send CSV data") }
+        try bulk.write { db in
+            let existing = try Data.fetchOne(
+                db,
+                sql: "SELECT data FROM _org_bulk_jobs WHERE id = ?",
+                arguments: [job.id]
+            )
+            guard existing == nil else {
+                throw OrgError.invalidJob("Job '\(job.id)' already has its data; only one upload per job is allowed")
+            }
+            try db.execute(sql: "UPDATE _org_bulk_jobs SET data = ? WHERE id = ?", arguments: [request.body, job.id])
+        }
+        return OrgHTTPResponse(status: 201, isJSON: false)
+    }
+
+    /// `PATCH {"state": "UploadComplete" | "Aborted"}`.
+    private func changeIngestState(_ job: BulkJob, _ request: OrgHTTPRequest) throws -> OrgHTTPResponse {
+        let body = try request.jsonObjectBody()
+        guard body["state"]?.stringValue == BulkJob.State.uploadComplete.rawValue else {
+            return try abort(job, request)
+        }
+        guard job.state == .open else {
+            throw OrgError.invalidJobState(job.id, state: job.state.rawValue, action: "closed")
+        }
+        let closed = try bulk.write { db -> BulkJob in
+            try BulkJobTable.setState(job.id, .uploadComplete, now: database.context.nowMilliseconds, db)
+            return try BulkJobTable.fetch(job.id, kind: .ingest, db) ?? job
+        }
+        bulk.startIfIdle(closed)
+        return .json(200, closed.info)
+    }
+
+    private func ingestResults(_ job: BulkJob, _ request: OrgHTTPRequest, kind: String) throws -> OrgHTTPResponse {
+        try Self.require(request, ["GET"])
+        guard job.state.isTerminal else { throw OrgError.jobNotComplete(job.id, state: job.state.rawValue) }
+        let csv = try bulk.read { db -> Data in
+            let data = try Data.fetchOne(db, sql: "SELECT data FROM _org_bulk_jobs WHERE id = ?", arguments: [job.id])
+            var header: [String] = []
+            if let data {
+                let firstLine = data.prefix { byte in byte != 0x0A }
+                header = try BulkCSVReader.records(firstLine, delimiter: job.delimiterByte).first ?? []
+            }
+            if kind == "unprocessed", job.state == .aborted || job.state == .failed, let data {
+                // Nothing of an aborted or failed job ran: every record is unprocessed.
+                return data
+            }
+            return try BulkIngestRunner.results(job, kind: kind, header: header, db)
+        }
+        return OrgHTTPResponse(status: 200, headers: [("Content-Type", "text/csv")], body: csv, isJSON: false)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+
+/// Bulk API 2.0 query jobs: `/jobs/query[/{id}[/results]]` (real-org.md §3.1).
+extension OrgAPI {
+    /// The default number of records in a results page when the request sets no `maxRecords`.
+    static let defaultBulkPageSize = 50_000
+
+    /// Routes `/jobs/…`.
+    func jobs(_ request: OrgHTTPRequest, version: APIVersion, path: [String]) throws -> OrgHTTPResponse {
+        guard let kind = path.first.flatMap({ BulkJob.Kind(rawValue: $0.lowercased()) }) else {
+            throw OrgError.resourceNotFound
+        }
+        try bulk.prepare()
+        let rest = Array(path.dropFirst())
+        switch kind {
+        case .query: return try queryJobs(request, version: version, path: rest)
+        case .ingest: return try ingestJobs(request, version: version, path: rest)
+        }
+    }
+
+    private func queryJobs(_ request: OrgHTTPRequest, version: APIVersion, path: [String]) throws -> OrgHTTPResponse {
+        switch path.count {
+        case 0:
+            try Self.require(request, ["GET", "POST"])
+            if request.method == "GET" { return try listJobs(.query) }
+            return try createQueryJob(request, version: version)
+        case 1:
+            try Self.require(request, ["GET", "PATCH", "DELETE"])
+            let job = try bulk.job(path[0], kind: .query)
+            switch request.method {
+            case "GET": return .json(200, job.info)
+            case "PATCH": return try abort(job, request)
+            default: return try delete(job)
+            }
+        case 2 where path[1] == "results":
+            try Self.require(request, ["GET"])
+            return try queryResults(request, version: version, job: try bulk.job(path[0], kind: .query))
+        default:
+            throw OrgError.resourceNotFound
+        }
+    }
+
+    private func createQueryJob(_ request: OrgHTTPRequest, version: APIVersion) throws -> OrgHTTPResponse {
+        let body = try request.jsonObjectBody()
+        let operation = body["operation"]?.stringValue ?? ""
+        guard operation == "query" || operation == "queryAll" else {
+            throw OrgError.invalidJob("The operation must be 'query' or 'queryAll', not '\(operation)'")
+        }
+        guard let soql = body["query"]?.stringValue, !soql.isEmpty else {
+            throw OrgError.invalidJob("A query job needs a 'query'")
+        }
+        let format = try Self.csvFormat(body)
+        let query = try BulkQueryRunner.parseForBulk(soql)
+        let object = try database.context.queryObject(query.object)
+        // Fields and relationships are checked now, as Salesforce does, so a bad query never becomes a job.
+        _ = try OrgQueryCompiler(context: database.context, apiVersion: version.description, includeDeleted: false)
+            .compile(query)
+        let job = try bulk.write { db -> BulkJob in
+            let now = database.context.nowMilliseconds
+            let job = BulkJob(
+                id: OrgRecordID.make(prefix: BulkJob.idPrefix, counter: try OrgMeta.nextIDCounter(db)),
+                kind: .query,
+                operation: operation,
+                object: object.name,
+                query: soql,
+                apiVersion: version.description,
+                state: .uploadComplete,
+                createdAt: now,
+                modifiedAt: now,
+                processed: 0,
+                failed: 0,
+                errorMessage: nil,
+                cursorID: nil,
+                firstSeq: 0,
+                totalSize: 0,
+                columnDelimiter: format.delimiter,
+                lineEnding: format.lineEnding,
+                externalIDField: nil,
+                processingMilliseconds: 0
+            )
+            try BulkJobTable.insert(job, db)
+            return job
+        }
+        bulk.startIfIdle(job)
+        return .json(200, job.info)
+    }
+
+    /// Reads and checks `contentType`, `columnDelimiter` and `lineEnding` of a job body.
+    static func csvFormat(_ body: OrgJSONObject) throws -> (delimiter: String, lineEnding: String) {
+        if let contentType = body["contentType"]?.stringValue, contentType != "CSV" {
+            throw OrgError.invalidJob("The content type must be CSV, not '\(contentType)'")
+        }
+        let delimiter = body["columnDelimiter"]?.stringValue ?? "COMMA"
+        guard BulkJob.delimiters[delimiter] != nil else {
+            throw OrgError.invalidJob("Unknown columnDelimiter '\(delimiter)'")
+        }
+        let lineEnding = body["lineEnding"]?.stringValue ?? "LF"
+        guard lineEnding == "LF" || lineEnding == "CRLF" else {
+            throw OrgError.invalidJob("The lineEnding must be LF or CRLF, not '\(lineEnding)'")
+        }
+        return (delimiter, lineEnding)
+    }
+
+    func listJobs(_ kind: BulkJob.Kind) throws -> OrgHTTPResponse {
+        let jobs = try bulk.read { try BulkJobTable.fetchAll(kind: kind, $0) }
+        return .json(200, ["done": true, "nextRecordsUrl": .null, "records": .array(jobs.map(\.info))])
+    }
+
+    /// `PATCH {"state":"Aborted"}` (and, for ingest jobs, `UploadComplete`, handled by the caller).
+    func abort(_ job: BulkJob, _ request: OrgHTTPRequest) throws -> OrgHTTPResponse {
+        let body = try request.jsonObjectBody()
+        guard body["state"]?.stringValue == BulkJob.State.aborted.rawValue else {
+            throw OrgError.invalidJob(
+                "A job's state can be set to Aborted here, not '\(body["state"]?.stringValue ?? "")'"
+            )
+        }
+        guard !job.state.isTerminal else {
+            throw OrgError.invalidJobState(job.id, state: job.state.rawValue, action: "aborted")
+        }
+        bulk.cancel(job.id)
+        let aborted = try bulk.write { db -> BulkJob in
+            try BulkJobTable.setState(job.id, .aborted, now: database.context.nowMilliseconds, db)
+            return try BulkJobTable.fetch(job.id, kind: job.kind, db) ?? job
+        }
+        return .json(200, aborted.info)
+    }
+
+    /// `DELETE`: the job and its results are gone; only finished jobs can be deleted.
+    func delete(_ job: BulkJob) throws -> OrgHTTPResponse {
+        guard job.state.isTerminal || job.state == .open else {
+            throw OrgError.invalidJobState(job.id, state: job.state.rawValue, action: "deleted")
+        }
+        bulk.cancel(job.id)
+        try bulk.write { db in
+            try BulkJobs.dropResults(job, db)
+            try BulkJobs.dropIngestResults(job, db)
+            try BulkJobTable.delete(job.id, db)
+        }
+        return .noContent
+    }
+
+    private func queryResults(_ request: OrgHTTPRequest, version: APIVersion, job: BulkJob) throws -> OrgHTTPResponse {
+        guard job.apiVersion == version.description else {
+            throw OrgError.bulkVersionMismatch(job.id, created: job.apiVersion, asked: version.description)
+        }
+        guard job.state == .jobComplete else {
+            throw OrgError.jobNotComplete(job.id, state: job.state.rawValue)
+        }
+        var maxRecords = Self.defaultBulkPageSize
+        if let text = request.parameter("maxRecords") {
+            guard let value = Int(text), value > 0 else {
+                throw OrgError.invalidParameter("maxRecords must be a positive integer, not '\(text)'")
+            }
+            maxRecords = value
+        }
+        var offset = 0
+        if let locator = request.parameter("locator"), !locator.isEmpty, locator != "null" {
+            guard let decoded = Data(base64Encoded: locator).flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
+                decoded > 0, decoded < job.totalSize
+            else { throw OrgError.invalidBulkLocator(locator) }
+            offset = decoded
+        }
+        let page = try bulk.read { db in
+            // The snapshot lives as long as REST locators do; once it is gone the results are too.
+            let createdAt = try Int64.fetchOne(
+                db,
+                sql: "SELECT createdAt FROM _org_cursor WHERE id = ?",
+                arguments: [job.cursorID ?? ""]
+            )
+            let lifetime = Int64(database.configuration.locatorLifetime * 1000)
+            guard job.totalSize == 0 || createdAt.map({ database.context.nowMilliseconds - $0 <= lifetime }) == true
+            else { throw OrgError.bulkResultsExpired(job.id) }
+            return try BulkQueryRunner(db: db, context: database.context)
+                .page(job, offset: offset, maxRecords: maxRecords)
+        }
+        let locator = page.next.map { Data(String($0).utf8).base64EncodedString() } ?? "null"
+        return OrgHTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "text/csv"), ("Sforce-Locator", locator),
+                ("Sforce-NumberOfRecords", String(page.count)),
+            ],
+            body: page.csv,
+            isJSON: false
+        )
+    }
+}

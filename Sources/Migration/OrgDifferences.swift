@@ -1,0 +1,108 @@
+import OrgClient
+import SOQL
+
+/// Field names that differ between two orgs only by a namespace prefix (issue "migrate", item 4):
+/// a managed package installed in one org and its fields created unpackaged in the other.
+enum NamespaceMapping {
+    /// The one name among `names` that `field` maps to: `ns__Field__c` → `Field__c`, or
+    /// `Field__c` → `ns__Field__c`; `nil` when there is none or more than one (ambiguous).
+    static func counterpart(of field: String, among names: [String]) -> String? {
+        let lowered = field.lowercased()
+        guard lowered.hasSuffix("__c") || lowered.hasSuffix("__r") else { return nil }
+        var candidates: Set<String> = []
+        if let unprefixed = unprefixed(lowered) {
+            for name in names where name.lowercased() == unprefixed { candidates.insert(name) }
+        }
+        for name in names where unprefixed(name.lowercased()) == lowered { candidates.insert(name) }
+        return candidates.count == 1 ? candidates.first : nil
+    }
+
+    /// `Field__c` for `ns__Field__c` (the prefix is the text before the first `__` when the rest
+    /// still holds a `__` suffix); `nil` for a name without a namespace.
+    private static func unprefixed(_ name: String) -> String? {
+        guard let range = name.range(of: "__") else { return nil }
+        let prefix = name[..<range.lowerBound]
+        let rest = name[range.upperBound...]
+        guard !prefix.isEmpty, rest.contains("__"), !rest.hasPrefix("_") else { return nil }
+        return String(rest)
+    }
+}
+
+/// `OwnerId` values mapped from source users to target users (issue "migrate", item 4): by
+/// username; then by username with a sandbox suffix added or removed (`user@acme.com` ↔
+/// `user@acme.com.uat`); then by email; else the target's running user, with a warning per user.
+/// A rule that finds several target users is skipped (the next rule decides), never a guess.
+struct OwnerMapping: Sendable {
+    /// Source user id → target user id.
+    var map: [String: String]
+    /// One per source user whose records the running user owns instead. Owners that are not users
+    /// (queues) are not in `map` and go to the running user too (``MigrationObject/valueMapFallbacks``).
+    var warnings: [String]
+
+    struct User: Sendable, Hashable {
+        var id: String
+        var username: String
+        var email: String
+    }
+
+    static func build(source: any OrgClient, target: any OrgClient, runningUser: String) async throws -> OwnerMapping {
+        let sourceUsers = try await users(of: source)
+        let targetUsers = try await users(of: target)
+        return mapping(sourceUsers, to: targetUsers, runningUser: runningUser)
+    }
+
+    /// The mapping rules, on users already read.
+    static func mapping(_ sourceUsers: [User], to targetUsers: [User], runningUser: String) -> OwnerMapping {
+        var byUsername: [String: [User]] = [:]
+        var byEmail: [String: [User]] = [:]
+        for user in targetUsers {
+            byUsername[user.username.lowercased(), default: []].append(user)
+            if !user.email.isEmpty { byEmail[user.email.lowercased(), default: []].append(user) }
+        }
+        var map: [String: String] = [:]
+        var unmatched: [String] = []
+        for user in sourceUsers {
+            let username = user.username.lowercased()
+            let sandbox = targetUsers.filter { isSandboxVariant($0.username.lowercased(), of: username) }
+            if let exact = byUsername[username], exact.count == 1 {
+                map[user.id] = exact[0].id
+            } else if sandbox.count == 1 {
+                map[user.id] = sandbox[0].id
+            } else if let email = byEmail[user.email.lowercased()], email.count == 1, !user.email.isEmpty {
+                map[user.id] = email[0].id
+            } else {
+                unmatched.append(user.username)
+            }
+        }
+        let warnings = unmatched.sorted().map {
+            "OwnerId: the source's user \($0) has no counterpart in the target (by username, sandbox suffix or "
+                + "email); their records are owned by the running user \(runningUser)"
+        }
+        return OwnerMapping(map: map, warnings: warnings)
+    }
+
+    /// Whether `one` and `other` are the same username but for one sandbox suffix (`.uat`) after
+    /// the domain, on either side.
+    static func isSandboxVariant(_ one: String, of other: String) -> Bool {
+        func strips(_ long: String, to short: String) -> Bool {
+            guard long.hasPrefix(short + "."), short.contains("@") else { return false }
+            let suffix = long.dropFirst(short.count + 1)
+            return !suffix.isEmpty && !suffix.contains(".") && !suffix.contains("@")
+        }
+        return strips(one, to: other) || strips(other, to: one)
+    }
+
+    private static func users(of org: any OrgClient) async throws -> [User] {
+        let query = SOQLQuery.select(fields: ["Id", "Username", "Email"], from: "User")
+        var users: [User] = []
+        for try await page in org.queryPages(query.text) {
+            for record in try page.body.parse()["records"]?.arrayValue ?? [] {
+                guard let id = record["Id"]?.stringValue, let username = record["Username"]?.stringValue else {
+                    continue
+                }
+                users.append(User(id: id, username: username, email: record["Email"]?.stringValue ?? ""))
+            }
+        }
+        return users
+    }
+}
