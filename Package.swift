@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "SyncEngine",
             dependencies: [
-                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient",
+                "JSONCore", "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -4,7 +4,7 @@ import SyncConfig
 /// Turns a sync down definition into the fetcher that runs it, after checking it can run: the
 /// kind is supported, the query parses, the soup exists and indexes the id field.
 enum DownTargetFactory {
-    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (layout, custom),
+    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (custom),
     ///   `.invalidTarget`.
     static func makeFetcher(for definition: SyncDefinition) throws -> any DownTargetFetcher {
         guard case .down(let target) = definition.target else {
@@ -29,7 +29,11 @@ enum DownTargetFactory {
             return try BriefcaseDownFetcher(syncName: definition.name, soupName: definition.soupName, target: briefcase)
         case .metadata(let metadata):
             return MetadataDownFetcher(syncName: definition.name, soupName: definition.soupName, target: metadata)
-        case .layout, .custom:
+        case .endpoint(let endpoint):
+            return EndpointDownFetcher(syncName: definition.name, soupName: definition.soupName, target: endpoint)
+        case .layout(let layout):
+            return LayoutDownFetcher(syncName: definition.name, soupName: definition.soupName, target: layout)
+        case .custom:
             throw SyncEngineError.notSupported(definition.name, kind: target.kind.rawValue)
         }
     }

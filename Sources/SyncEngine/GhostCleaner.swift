@@ -31,6 +31,9 @@ struct GhostCleaner: Sendable {
         if let soql = fetcher as? SOQLDownFetcher, !soql.canCleanGhosts {
             throw SyncEngineError.ghostsWithLimit(definition.name)
         }
+        if let endpoint = fetcher as? EndpointDownFetcher, endpoint.target.idsRequest == nil {
+            throw EndpointDownFetcher.noIDsRequest(definition.name)
+        }
         let startedAt = registry.now
         let before = org.statistics()
         let (claimed, lock) = try registry.claim(id: state.id, name: definition.name, operation: .cleanGhosts) { _ in

@@ -40,7 +40,8 @@ extension SyncEngineError {
         SyncEngineError(
             code: .notSupported,
             message: "sync '\(name)': the '\(kind)' target is not supported yet by syncrun; "
-                + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata",
+                + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata, "
+                + "layout, endpoint",
             syncName: name
         )
     }

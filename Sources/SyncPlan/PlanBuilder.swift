@@ -199,7 +199,8 @@ struct PlanBuilder {
                 target: sync.planTargetName,
                 resync: kind == .syncDown ? sync.planResync : nil,
                 dependsOn: dependsOn,
-                reasons: sortedReasons.map(\.reason)
+                reasons: sortedReasons.map(\.reason),
+                requests: sync.planRequests
             )
             if kind == .syncDown, case .down(.soql(let soql)) = sync.target { step.api = soql.apiRule }
             return step

@@ -67,6 +67,9 @@ public struct PlanStep: Sendable, Hashable, Codable {
     public var dependsOn: [String]
     /// Why the step waits for each of ``dependsOn``, in the same order.
     public var reasons: [PlanReason]
+    /// The requests the step sends, as declared (`endpoint` and `layout` targets: method, path and
+    /// query with their `{Field}` placeholders); `nil` for the other targets.
+    public var requests: [String]?
     /// `soql` sync down: which API the run uses (`REST below 10000 records, Bulk API 2.0 at or
     /// above`); `nil` for other steps.
     public var api: String? = nil
@@ -80,8 +83,10 @@ public struct PlanStep: Sendable, Hashable, Codable {
         target: String,
         resync: Resync? = nil,
         dependsOn: [String] = [],
-        reasons: [PlanReason] = []
+        reasons: [PlanReason] = [],
+        requests: [String]? = nil
     ) {
+        self.requests = requests
         self.id = Self.id(kind: kind, syncName: syncName)
         self.kind = kind
         self.syncName = syncName

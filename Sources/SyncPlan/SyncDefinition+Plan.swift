@@ -63,6 +63,9 @@ extension SyncDefinition {
         case .soql, .parentChildren, .refresh, .briefcase: return .incremental
         case .sosl, .mru, .layout, .metadata: return .full
         case .custom: return .pluginDefined
+        case .endpoint:
+            guard case .endpoint(let endpoint) = down, endpoint.since != nil else { return .full }
+            return .incremental
         }
     }
 

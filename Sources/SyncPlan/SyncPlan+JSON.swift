@@ -40,6 +40,7 @@ extension PlanStep {
             fields.append("\"api\": \(JSONWriter.quoted(api))")
         }
         fields.append("\"dependsOn\": \(JSONText.stringArray(dependsOn))")
+        if let requests { fields.append("\"requests\": \(JSONText.stringArray(requests))") }
         if reasons.isEmpty {
             fields.append("\"reasons\": []")
         } else {

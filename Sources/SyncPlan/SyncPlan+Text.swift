@@ -23,6 +23,7 @@ extension SyncPlan {
             lines.append("\(number) \(step.summary)")
             lines.append(indent + step.details)
             if let api = step.api { lines.append(indent + "api: " + api) }
+            for request in step.requests ?? [] { lines.append("\(indent)sends \(request)") }
             for reason in step.reasons {
                 let waitedFor =
                     numbers[reason.step].map { "\($0 + 1) (\(steps[$0].summary))" } ?? "'\(reason.step)'"

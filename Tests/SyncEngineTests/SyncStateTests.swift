@@ -108,12 +108,12 @@ struct SyncStateTests {
         }
     }
 
-    @Test(arguments: ["layout"])
+    @Test(arguments: ["custom"])
     func unsupportedTargetsFailAtValidationWithAClearError(kind: String) async throws {
         try await EngineHarness.with { harness in
             let target: SyncDownTarget =
                 switch kind {
-                case "layout": .layout(LayoutSyncDownTarget(sobjectType: "Account"))
+                case "custom": .custom(CustomSyncDownTarget(iOSImpl: "MyTarget", androidImpl: nil))
                 case "metadata": .metadata(MetadataSyncDownTarget(sobjectType: "Account"))
                 default:
                     .parentChildren(
@@ -137,7 +137,8 @@ struct SyncStateTests {
             #expect(error?.code == .notSupported)
             #expect(
                 error?.message == "sync 'x': the '\(kind)' target is not supported yet by syncrun; "
-                    + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata"
+                    + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata, "
+                    + "layout, endpoint"
             )
             let stored = try await harness.store.read { try $0.syncState(named: "x") }
             #expect(stored == nil)

@@ -51,7 +51,7 @@ EXAMPLE_FILES = sorted(
 
 
 def test_every_runnable_example_has_a_project_file():
-    assert {path.parent.name for path in EXAMPLE_FILES} == {"contacts", "contacts-yaml", "briefcase", "migrate"}
+    assert {path.parent.name for path in EXAMPLE_FILES} == {"contacts", "contacts-yaml", "briefcase", "migrate", "endpoint"}
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda path: str(path.relative_to(EXAMPLES)))

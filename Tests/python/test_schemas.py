@@ -125,7 +125,18 @@ def test_schema_is_valid_draft_2020_12(schema):
 
 def test_every_sync_down_type_has_its_own_subschema():
     types = SYNCS_SCHEMA["$defs"]["syncDownTarget"]["properties"]["type"]["enum"]
-    assert types == ["soql", "sosl", "mru", "refresh", "layout", "metadata", "parent_children", "briefcase", "custom"]
+    assert types == [
+        "soql",
+        "sosl",
+        "mru",
+        "refresh",
+        "layout",
+        "metadata",
+        "parent_children",
+        "briefcase",
+        "custom",
+        "endpoint",
+    ]
     branches = SYNCS_SCHEMA["$defs"]["syncDownTarget"]["allOf"]
     selected = [branch["if"]["$ref"].rsplit("/", 1)[-1] for branch in branches]
     assert selected == types
@@ -136,7 +147,7 @@ def test_every_sync_down_type_has_its_own_subschema():
 
 def test_sync_up_kinds_and_impl_names_are_offered_for_autocompletion():
     up = SYNCS_SCHEMA["$defs"]["syncUpTarget"]["properties"]
-    assert up["type"]["enum"] == ["rest", "custom", "single", "batch", "collection", "parent_children"]
+    assert up["type"]["enum"] == ["rest", "custom", "single", "batch", "collection", "parent_children", "endpoint"]
     ios = SYNCS_SCHEMA["$defs"]["iOSImpl"]["anyOf"][0]["enum"]
     android = SYNCS_SCHEMA["$defs"]["androidImpl"]["anyOf"][0]["enum"]
     assert ios == ["SFSyncUpTarget", "SFBatchSyncUpTarget", "SFCollectionSyncUpTarget", "SFParentChildrenSyncUpTarget"]
@@ -229,6 +240,7 @@ MINIMAL_DOWN_TARGETS = {
         "infos": [{"sobjectType": "Account", "soupName": "accounts", "fieldlist": ["Name"]}],
     },
     "custom": {"type": "custom", "androidImpl": "com.example.MyTarget"},
+    "endpoint": {"type": "endpoint", "request": {"path": "/services/apexrest/widgets"}, "recordsPath": "items"},
 }
 
 MINIMAL_UP_TARGETS = {
@@ -241,6 +253,12 @@ MINIMAL_UP_TARGETS = {
     "android-single": {"androidImpl": ANDROID + "SyncUpTarget"},
     "custom": {"type": "custom", "iOSImpl": "MySyncUpTarget"},
     "parent_children": {"type": "parent_children", "parent": PARENT, "children": CHILDREN, "relationshipType": "LOOKUP"},
+    "endpoint": {
+        "type": "endpoint",
+        "create": {"path": "/services/apexrest/widgets"},
+        "update": {"path": "/services/apexrest/widgets/{Id}"},
+        "delete": {"path": "/services/apexrest/widgets/{Id}"},
+    },
 }
 
 
@@ -391,3 +409,47 @@ def test_schema_and_loader_agree_on_invalid_case(case):
     output = json.loads(result.stdout)
     diagnostics = output["diagnostics"] if isinstance(output, dict) else output
     assert any(diagnostic["severity"] == "error" for diagnostic in diagnostics), result.stdout
+
+
+ENDPOINT_DOWN_FULL = {
+    "type": "endpoint",
+    "request": {"method": "GET", "path": "/services/apexrest/widgets", "query": {"pageSize": "50"}},
+    "recordsPath": "data.items",
+    "nextPage": {"cursorPath": "data.cursor", "cursorParam": "cursor"},
+    "since": {"param": "modifiedSince", "format": "epochMillis"},
+    "idsRequest": {"path": "/services/apexrest/widgets/ids", "recordsPath": "ids", "nextPage": {"urlPath": "next"}},
+    "idFieldName": "Id",
+    "modificationDateFieldName": "LastModifiedDate",
+}
+
+
+def test_endpoint_targets_with_every_key_are_valid():
+    assert schema_errors(SYNCS_VALIDATOR, sync("syncDown", ENDPOINT_DOWN_FULL)) == []
+    up = {
+        "type": "endpoint",
+        "create": {"method": "POST", "path": "/services/apexrest/widgets", "body": {"name": "{Name}"}, "idPath": "id"},
+        "update": {"method": "PUT", "path": "/services/apexrest/widgets/{Id}", "query": {"v": "{Version__c}"}},
+        "delete": {"path": "/services/apexrest/widgets/{Id}"},
+        "modificationDate": {"request": {"path": "/services/apexrest/widgets/{Id}"}, "path": "LastModifiedDate"},
+        "batch": {"path": "/services/apexrest/widgets/batch", "maxBatchSize": 50},
+    }
+    assert schema_errors(SYNCS_VALIDATOR, sync("syncUp", up)) == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"request": {"path": "https://evil.example.com/x"}},
+        {"request": {"path": "/a?b=c"}},
+        {"request": {"path": "/a", "method": "FETCH"}},
+        {"nextPage": {"urlPath": "next", "cursorParam": "c"}},
+        {"nextPage": {}},
+        {"since": {"param": "since", "format": "unix"}},
+        {"idsRequest": {"path": "/ids"}},
+    ],
+    ids=["host", "query-string", "method", "both-paging-forms", "no-paging-form", "date-format", "ids-no-records-path"],
+)
+def test_endpoint_sync_down_rejects_bad_keys(change):
+    target = copy.deepcopy(ENDPOINT_DOWN_FULL)
+    target.update(change)
+    assert schema_errors(SYNCS_VALIDATOR, sync("syncDown", target)) != []

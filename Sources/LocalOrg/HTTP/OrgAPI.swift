@@ -80,6 +80,18 @@ struct OrgAPI: Sendable {
                 return .error(.storage("Counting API usage", error), version: version)
             }
             return route(request, version: version, resource: Array(segments.dropFirst(3)), store: .database(database))
+        case "apexrest" where !database.schema.endpoints.isEmpty:
+            guard sessions.isAuthorized(request.header("Authorization")) else {
+                return .error(.invalidSession, version: .newest)
+            }
+            do {
+                try usage.consume()
+            } catch let error as OrgError {
+                return .error(error, version: .newest)
+            } catch {
+                return .error(.storage("Counting API usage", error), version: .newest)
+            }
+            return customEndpoint(request, segments: Array(segments.dropFirst(2)))
         case "oauth2" where segments.count == 3 && segments[2] == "token":
             return oauth.respond(to: request, baseURL: instanceURL, now: Date())
         case "oauth2" where segments.count == 3 && segments[2] == "userinfo":
@@ -147,6 +159,8 @@ struct OrgAPI: Sendable {
             )
         case "jobs":
             return try jobs(request, version: version, path: rest)
+        case "ui-api" where rest.count == 2 && rest[0] == "layout":
+            return try layout(request, object: rest[1])
         case "limits" where rest.isEmpty:
             try Self.require(request, ["GET"])
             return limits()

@@ -101,6 +101,8 @@ enum OrgSchemaCoding {
     static func encode(_ schema: OrgSchema) -> OrgJSONValue {
         var root: OrgJSONObject = ["mode": "exact", "objects": .array(schema.objects.map(encode))]
         if !schema.briefcases.isEmpty { root["briefcases"] = .array(schema.briefcases.map(encode)) }
+        if !schema.endpoints.isEmpty { root["endpoints"] = .array(schema.endpoints.map(\.json)) }
+        if !schema.layouts.isEmpty { root["layouts"] = .array(schema.layouts.map(\.json)) }
         return .object(root)
     }
 
@@ -179,9 +181,11 @@ enum OrgSchemaCoding {
         guard let root = document.objectValue else {
             throw OrgError.invalidInput("\(source): expected an object with an \"objects\" array")
         }
-        if let unknown = root.keys.first(where: { !["objects", "briefcases", "mode"].contains($0) }) {
+        if let unknown = root.keys.first(where: {
+            !["objects", "briefcases", "mode", "endpoints", "layouts"].contains($0)
+        }) {
             throw OrgError.invalidInput(
-                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects' and 'briefcases'"
+                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects', 'briefcases', 'endpoints' and 'layouts'"
             )
         }
         let exact: Bool
@@ -227,6 +231,22 @@ enum OrgSchemaCoding {
         try validateReferences(schema, allowMissingTargets: exact, source: source)
         if let briefcases = root["briefcases"] {
             schema.briefcases = try decodeBriefcases(briefcases, schema: schema, source: source)
+        }
+        if let endpoints = root["endpoints"] {
+            guard let entries = endpoints.arrayValue else {
+                throw OrgError.invalidInput("\(source): \"endpoints\" must be an array")
+            }
+            schema.endpoints = try entries.enumerated().map { position, entry in
+                try OrgCustomEndpoint.decode(entry, schema: schema, location: "\(source): endpoints[\(position)]")
+            }
+        }
+        if let layouts = root["layouts"] {
+            guard let entries = layouts.arrayValue else {
+                throw OrgError.invalidInput("\(source): \"layouts\" must be an array")
+            }
+            schema.layouts = try entries.enumerated().map { position, entry in
+                try OrgDeclaredLayout.decode(entry, schema: schema, location: "\(source): layouts[\(position)]")
+            }
         }
         return schema
     }

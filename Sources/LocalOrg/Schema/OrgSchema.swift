@@ -12,6 +12,10 @@ public struct OrgSchema: Sendable, Equatable {
     private var objectIndex: [String: Int]
     /// The briefcases the priming-records API serves, in order (none by default).
     public var briefcases: [OrgBriefcase]
+    /// The custom JSON endpoints the org serves below `/services/apexrest/` (none by default).
+    public var endpoints: [OrgCustomEndpoint] = []
+    /// Record layouts served as declared by the UI API (none by default: layouts are derived).
+    public var layouts: [OrgDeclaredLayout] = []
 
     /// Creates a schema from objects; names are unique ignoring case (a later object replaces an earlier one).
     public init(objects: [OrgObject], briefcases: [OrgBriefcase] = []) {

@@ -155,6 +155,10 @@ struct SyncDownTargetDecoder {
             result = parentChildren(&target, sync: sync, syncSoupName: syncSoupName, source: &source)
         case .briefcase:
             result = briefcase(&target, idFieldName: idFieldName, modificationDate: modificationDate, source: &source)
+        case .endpoint:
+            result = EndpointTargetDecoder(context: context)
+                .syncDown(&target, idFieldName: idFieldName, modificationDate: modificationDate)
+                .map { Result(target: .endpoint($0)) }
         case .custom:
             guard
                 CustomTargetCheck(context: context, registry: registry).check(

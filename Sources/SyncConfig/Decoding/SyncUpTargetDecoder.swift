@@ -32,10 +32,11 @@ struct SyncUpTargetDecoder {
         case .batch, .collection:
             maxBatchSize = SyncDownTargetDecoder(context: context, registry: registry)
                 .clamped(&target, "maxBatchSize", range: 1...kind.maxBatchSizeCap)
-        case .single, .parentChildren, .custom:
+        case .single, .parentChildren, .custom, .endpoint:
             _ = target.integer("maxBatchSize")
         }
         var parentChildren: ParentChildrenSyncUpInfo?
+        var endpoint: EndpointSyncUpInfo?
         let extras: [String: JSONValue]
         switch kind {
         case .parentChildren:
@@ -64,6 +65,9 @@ struct SyncUpTargetDecoder {
                 )
             }
             extras = target.extraKeys(known: TargetKeys.syncUpParentChildren)
+        case .endpoint:
+            endpoint = EndpointTargetDecoder(context: context).syncUp(&target)
+            extras = target.extraKeys(known: TargetKeys.syncUpEndpoint)
         case .custom:
             extras = target.extraKeys(known: [], warn: false)
         case .single, .batch, .collection:
@@ -82,7 +86,8 @@ struct SyncUpTargetDecoder {
             androidImpl: androidImpl,
             parentChildren: parentChildren,
             extraKeys: extras,
-            matchFields: matchFields
+            matchFields: matchFields,
+            endpoint: endpoint
         )
         decoded.api = api ?? .auto
         decoded.bulkThreshold = threshold ?? SyncAPI.defaultBulkThreshold

@@ -61,15 +61,6 @@ struct SyncsConfigDecoder {
                 if let decoded = decoder.decode(&targetReader, sync: sync, syncSoupName: soupName, source: &source) {
                     target = .down(decoded.target)
                     soqlQuery = decoded.soqlQuery
-                    let kind = decoded.target.kind
-                    if kind == .layout {
-                        context.warning(
-                            .targetNotRunYet,
-                            at: targetReader.position(of: "type"),
-                            path: path.appending("target").appending("type"),
-                            ConfigMessages.targetNotRunYet(kind.rawValue)
-                        )
-                    }
                 }
             case .syncUp:
                 let decoder = SyncUpTargetDecoder(context: context, registry: registry)
@@ -104,6 +95,15 @@ struct SyncsConfigDecoder {
             )
         }
         let extras = sync.extraKeys(known: Self.syncKeys)
+        if case .down(.endpoint(let endpoint))? = target, endpoint.idsRequest == nil, options?.cleanGhosts == true {
+            context.warning(
+                .ghostCleaningWithoutIDs,
+                at: sync.position(of: "options"),
+                path: path.appending("options").appending("cleanGhosts"),
+                "'cleanGhosts' is true but the endpoint target declares no 'idsRequest', so the clean-ghosts step "
+                    + "will be refused; add 'idsRequest' (a request listing every id) or turn 'cleanGhosts' off"
+            )
+        }
         if let soqlQuery, case .down(let down)? = target {
             SOQLCheck(context: context).check(
                 soqlQuery.text,

@@ -21,6 +21,7 @@ enum TargetKeys {
             ]
         case .briefcase: common + ["infos", "countIdsPerRetrieve"]
         case .custom: common
+        case .endpoint: common + EndpointTargetDecoder.syncDownKeys
         }
     }
 
@@ -29,6 +30,7 @@ enum TargetKeys {
             "createFieldlist", "updateFieldlist", "externalIdFieldName", "maxBatchSize", "matchFields", "api",
             "bulkThreshold",
         ]
+    static let syncUpEndpoint = syncUp + EndpointTargetDecoder.syncUpKeys
     static let syncUpParentChildren =
         syncUp + [
             "parent", "children", "childrenCreateFieldlist", "childrenUpdateFieldlist", "relationshipType",

@@ -131,11 +131,6 @@ enum ConfigMessages {
 
     // MARK: Targets
 
-    static func targetNotRunYet(_ kind: String) -> String {
-        "syncrun cannot run '\(kind)' sync down targets yet: 'syncrun run' and 'syncrun sync' refuse this sync "
-            + "(the Mobile SDK runs it); leave it out of runs with --only, or keep it for the app alone"
-    }
-
     static func unregisteredCustomTarget(_ name: String, suggestion: String?) -> String {
         if let suggestion {
             return "unknown target class '\(name)'; did you mean the built-in '\(suggestion)'?"

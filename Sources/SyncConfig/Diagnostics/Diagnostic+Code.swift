@@ -82,9 +82,10 @@ extension Diagnostic {
         public static let unregisteredCustomTarget = Code(rawValue: "unregistered-custom-target")
         /// `iOSImpl`, `androidImpl` and `type` name different kinds of target.
         public static let conflictingTargetImpl = Code(rawValue: "conflicting-target-impl")
-        /// A sync down target the Mobile SDK runs but syncrun does not yet (`layout`):
-        /// the file stays valid for the SDK; `syncrun run` refuses that sync.
-        public static let targetNotRunYet = Code(rawValue: "target-not-run-yet")
+        /// An endpoint target's path, query, template, dot path or paging is not usable (`invalid-endpoint`).
+        public static let invalidEndpoint = Code(rawValue: "invalid-endpoint")
+        /// `cleanGhosts: true` on an endpoint sync down without `idsRequest` (`ghost-cleaning-without-ids`).
+        public static let ghostCleaningWithoutIDs = Code(rawValue: "ghost-cleaning-without-ids")
         /// A `parent_children` sync whose `soupName` differs from `parent.soupName`.
         public static let parentSoupMismatch = Code(rawValue: "parent-soup-mismatch")
 

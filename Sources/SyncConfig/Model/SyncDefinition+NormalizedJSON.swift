@@ -85,6 +85,8 @@ extension SyncDownTarget {
         case .custom(let target):
             if let name = target.iOSImpl { members["iOSImpl"] = .string(name) }
             if let name = target.androidImpl { members["androidImpl"] = .string(name) }
+        case .endpoint(let target):
+            target.addNormalizedKeys(to: &members)
         }
         return .object(members)
     }
@@ -112,8 +114,9 @@ extension SyncUpTarget {
         if bulkThreshold != SyncAPI.defaultBulkThreshold { members["bulkThreshold"] = .integer(Int64(bulkThreshold)) }
         switch kind {
         case .batch, .collection: members["maxBatchSize"] = .integer(Int64(maxBatchSize))
-        case .single, .parentChildren, .custom: break
+        case .single, .parentChildren, .custom, .endpoint: break
         }
+        endpoint?.addNormalizedKeys(to: &members)
         if let info = parentChildren {
             members["parent"] = info.parent.normalizedJSON
             members["children"] = info.children.normalizedJSON

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// A sync down target, chosen by its `type` key (`soql`, `sosl`, `mru`, `refresh`,
-/// `parent_children`, `briefcase`, `layout`, `metadata`, `custom`).
+/// `parent_children`, `briefcase`, `layout`, `metadata`, `custom`, `endpoint`).
 ///
 /// Every kind carries `idFieldName` (string, default `"Id"`) and `modificationDateFieldName`
 /// (string, default `"LastModifiedDate"`); the kinds' own keys are listed on their structs.
@@ -24,6 +24,8 @@ public enum SyncDownTarget: Sendable, Hashable {
     case metadata(MetadataSyncDownTarget)
     /// `type: "custom"` with an `iOSImpl` / `androidImpl` class name.
     case custom(CustomSyncDownTarget)
+    /// `type: "endpoint"`: a JSON endpoint of the org, declared in the config.
+    case endpoint(EndpointSyncDownTarget)
 
     /// The `type` value of this kind.
     public var kind: SyncDownTargetKind {
@@ -37,6 +39,7 @@ public enum SyncDownTarget: Sendable, Hashable {
         case .layout: .layout
         case .metadata: .metadata
         case .custom: .custom
+        case .endpoint: .endpoint
         }
     }
 
@@ -60,6 +63,7 @@ public enum SyncDownTarget: Sendable, Hashable {
         case .layout(let target): target
         case .metadata(let target): target
         case .custom(let target): target
+        case .endpoint(let target): target
         }
     }
 }
@@ -84,6 +88,8 @@ public enum SyncDownTargetKind: String, Sendable, Hashable, CaseIterable {
     case metadata
     /// A plug-in named by `iOSImpl` / `androidImpl`.
     case custom
+    /// A JSON endpoint of the org, declared in the config.
+    case endpoint
 }
 
 /// The keys every target has; the target structs conform.

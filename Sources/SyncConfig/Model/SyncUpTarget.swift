@@ -19,7 +19,9 @@ import JSONCore
 ///   cap 25; ignored (1) for single-record and parent-children.
 /// - `iOSImpl`, `androidImpl` (strings, default absent): SDK class names choosing the kind.
 /// - `type` (string, default absent): `"rest"` (iOS, the default), `"single"`, `"batch"`,
-///   `"collection"`, `"parent_children"` (product) or `"custom"`.
+///   `"collection"`, `"parent_children"`, `"endpoint"` (product) or `"custom"`.
+/// - endpoint only: `create`, `update`, `delete`, `modificationDate`, `batch` (see
+///   ``EndpointSyncUpInfo``).
 /// - parent-children only: `parent`, `children`, `childrenCreateFieldlist`,
 ///   `childrenUpdateFieldlist`, `relationshipType` (see ``ParentChildrenSyncUpInfo``).
 public struct SyncUpTarget: Sendable, Hashable, TargetCommonKeys {
@@ -45,6 +47,8 @@ public struct SyncUpTarget: Sendable, Hashable, TargetCommonKeys {
     public var androidImpl: String?
     /// The parent-children keys; present exactly when ``kind`` is `.parentChildren`.
     public var parentChildren: ParentChildrenSyncUpInfo?
+    /// The endpoint requests; present exactly when ``kind`` is `.endpoint`.
+    public var endpoint: EndpointSyncUpInfo?
     /// Keys the product does not know (for custom targets: the plug-in's keys), verbatim.
     public var extraKeys: [String: JSONValue]
     /// The API the records go up through (`api`): `auto` uses a Bulk API 2.0 ingest job when the
@@ -66,8 +70,10 @@ public struct SyncUpTarget: Sendable, Hashable, TargetCommonKeys {
         androidImpl: String? = nil,
         parentChildren: ParentChildrenSyncUpInfo? = nil,
         extraKeys: [String: JSONValue] = [:],
-        matchFields: [String]? = nil
+        matchFields: [String]? = nil,
+        endpoint: EndpointSyncUpInfo? = nil
     ) {
+        self.endpoint = endpoint
         self.kind = kind
         self.matchFields = matchFields
         self.createFieldlist = createFieldlist
@@ -98,11 +104,15 @@ public enum SyncUpTargetKind: Sendable, Hashable {
     case parentChildren
     /// A plug-in registered under this class name.
     case custom(implName: String)
+    /// JSON endpoints of the org declared in the config (`"type": "endpoint"`), see
+    /// ``EndpointSyncUpInfo``.
+    case endpoint
 
-    /// The largest (and default) `maxBatchSize`: 1, 25, 200, 1, or 200 for custom targets.
+    /// The largest (and default) `maxBatchSize`: 1, 25, 200, 1, or 200 for custom targets; 1 for
+    /// endpoint targets (their batch form has its own `maxBatchSize`).
     public var maxBatchSizeCap: Int {
         switch self {
-        case .single, .parentChildren: 1
+        case .single, .parentChildren, .endpoint: 1
         case .batch: 25
         case .collection, .custom: 200
         }
@@ -115,6 +125,7 @@ public enum SyncUpTargetKind: Sendable, Hashable {
         case .batch: "batch"
         case .collection: "collection"
         case .parentChildren: "parent_children"
+        case .endpoint: "endpoint"
         case .custom: nil
         }
     }

@@ -27,6 +27,7 @@ public struct TargetImplRegistry: Sendable, Hashable {
         "batch": .batch,
         "collection": .collection,
         "parent_children": .parentChildren,
+        "endpoint": .endpoint,
     ]
 
     /// The Android package of the SDK's targets, with a trailing dot.
@@ -60,7 +61,7 @@ public struct TargetImplRegistry: Sendable, Hashable {
         case .batch: ("SFBatchSyncUpTarget", androidPackage + "BatchSyncUpTarget")
         case .collection: ("SFCollectionSyncUpTarget", androidPackage + "CollectionSyncUpTarget")
         case .parentChildren: ("SFParentChildrenSyncUpTarget", androidPackage + "ParentChildrenSyncUpTarget")
-        case .custom: nil
+        case .custom, .endpoint: nil
         }
     }
 }

@@ -24,7 +24,7 @@ struct IndexNeed: Hashable {
         switch definition.target {
         case .down(let target):
             switch target {
-            case .soql, .sosl, .mru, .refresh:
+            case .soql, .sosl, .mru, .refresh, .endpoint:
                 needs = stored(definition.soupName, id: target.idFieldName)
             case .parentChildren(let target):
                 needs =

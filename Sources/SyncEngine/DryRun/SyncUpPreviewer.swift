@@ -91,7 +91,22 @@ struct SyncUpPreviewer: Sendable {
                     dirtyWithoutOperationIsUpdate: target.kind != .single
                 )
             }
-            let versions = plan.isOverwrite ? [:] : try await checker.serverVersions(of: records)
+            // Endpoint targets read server versions with their `modificationDate` request (GETs).
+            let endpoint = try target.endpoint.map { info in
+                EndpointSyncUpSender(
+                    client: try EndpointDownFetcher.endpointClient(org, syncName: syncName),
+                    info: info,
+                    plan: plan
+                )
+            }
+            let versions: [Int64: SyncUpConflictChecker.ServerVersion]
+            if plan.isOverwrite {
+                versions = [:]
+            } else if let endpoint {
+                versions = try await endpoint.serverVersions(of: records)
+            } else {
+                versions = try await checker.serverVersions(of: records)
+            }
             preview.pages += 1
             preview.selected += records.count
             for record in records {
@@ -100,6 +115,7 @@ struct SyncUpPreviewer: Sendable {
                     kind: target.kind,
                     plan: plan,
                     server: versions[record.entryID],
+                    endpoint: endpoint,
                     into: &preview
                 )
             }
@@ -113,6 +129,7 @@ struct SyncUpPreviewer: Sendable {
         kind: SyncUpTargetKind,
         plan: SyncUpRequestPlan,
         server: SyncUpConflictChecker.ServerVersion?,
+        endpoint: EndpointSyncUpSender? = nil,
         into preview: inout SyncPreview
     ) {
         let (recordID, entryID) = (record.storedID, record.entryID)
@@ -140,6 +157,23 @@ struct SyncUpPreviewer: Sendable {
             return
         default:
             break
+        }
+        if let endpoint {
+            switch endpoint.write(for: record) {
+            case .send(_, .create, _):
+                preview.org.created += 1
+                preview.list(.org, .create, recordID: recordID, entryID: entryID)
+            case .send(_, .update, _):
+                preview.org.updated += 1
+                preview.list(.org, .update, recordID: recordID, entryID: entryID)
+            case .send:
+                preview.org.deleted += 1
+                preview.list(.org, .delete, recordID: recordID, entryID: entryID)
+            case .invalid:
+                preview.failed += 1
+                preview.list(.org, .fail, recordID: recordID, entryID: entryID)
+            }
+            return
         }
         switch plan.request(for: record) {
         case .create, .upsert:

@@ -12,7 +12,7 @@ extension SyncEngineError {
         SyncEngineError(
             code: .notSupported,
             message: "sync '\(name)': the '\(kind)' sync up target is not supported yet by syncrun; "
-                + "supported sync up targets: collection (the default), single, batch, parent_children",
+                + "supported sync up targets: collection (the default), single, batch, parent_children, endpoint",
             syncName: name
         )
     }

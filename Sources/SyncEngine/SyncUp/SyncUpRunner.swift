@@ -139,6 +139,16 @@ struct SyncUpRunner: Sendable {
                     dirtyWithoutOperationIsUpdate: target.kind != .single
                 )
             }
+            if let endpoint = target.endpoint {
+                try await processEndpoint(
+                    batch,
+                    info: endpoint,
+                    plan: plan,
+                    syncName: definition.name,
+                    progress: &progress
+                )
+                continue
+            }
             try await process(
                 batch,
                 kind: target.kind,
@@ -212,8 +222,9 @@ struct SyncUpRunner: Sendable {
                 }
             case .batch: sent = try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
             case .single: sent = try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
-            case .parentChildren, .custom:
-                // Trees run in ParentChildrenSyncUpRunner; custom is refused by SyncUpTargetCheck.
+            case .parentChildren, .custom, .endpoint:
+                // Trees run in ParentChildrenSyncUpRunner, endpoints in processEndpoint; custom is
+                // refused by SyncUpTargetCheck.
                 throw SyncEngineError.syncUpNotSupported("?", kind: kind.productTypeName ?? "custom")
             }
             outcomes.merge(sent) { $1 }

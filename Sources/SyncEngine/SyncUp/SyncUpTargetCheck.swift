@@ -30,13 +30,23 @@ enum SyncUpTargetCheck {
                     "a parent_children target needs its 'parent' and 'children' keys"
                 )
             }
+        case .endpoint:
+            guard target.endpoint != nil else {
+                throw SyncEngineError.invalidTarget(
+                    definition.name,
+                    "an endpoint target needs its 'create', 'update' and 'delete' keys"
+                )
+            }
         case .custom:
             throw SyncEngineError.syncUpNotSupported(definition.name, kind: target.kind.productTypeName ?? "custom")
         }
-        guard let createFields = target.createFieldlist ?? definition.options.fieldlist else {
+        // An endpoint request with its own body template needs no field list.
+        let createTemplate: [String]? = target.endpoint?.create.request.body != nil ? [] : nil
+        let updateTemplate: [String]? = target.endpoint?.update.body != nil ? [] : nil
+        guard let createFields = target.createFieldlist ?? definition.options.fieldlist ?? createTemplate else {
             throw SyncEngineError.noFieldList(definition.name, operation: "create", key: "createFieldlist")
         }
-        guard let updateFields = target.updateFieldlist ?? definition.options.fieldlist else {
+        guard let updateFields = target.updateFieldlist ?? definition.options.fieldlist ?? updateTemplate else {
             throw SyncEngineError.noFieldList(definition.name, operation: "update", key: "updateFieldlist")
         }
         let plan = SyncUpRequestPlan(

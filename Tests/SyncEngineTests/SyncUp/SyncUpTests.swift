@@ -122,7 +122,7 @@ struct SyncUpTests {
             #expect(
                 error.message
                     == "sync 'up': the 'custom' sync up target is not supported yet by syncrun; "
-                    + "supported sync up targets: collection (the default), single, batch, parent_children"
+                    + "supported sync up targets: collection (the default), single, batch, parent_children, endpoint"
             )
             #expect(try harness.requestLog().isEmpty)
         }
