@@ -23,6 +23,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget(name: "oauth-identity", run: OrgResponseTarget.runOAuth),
         FuzzTarget(name: "sf-cli", run: SalesforceCLITarget.run),
         FuzzTarget(name: "local-org", run: LocalOrgTarget.run),
+        FuzzTarget(name: "bulk-csv", run: BulkCSVTarget.run),
     ]
 
     /// The target called `name`.
