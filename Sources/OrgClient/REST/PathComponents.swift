@@ -1,8 +1,8 @@
 /// Encoding and checking of the pieces the client puts into URLs.
-enum PathComponents {
+package enum PathComponents {
     /// Percent-encodes everything except RFC 3986 unreserved characters, so the result is safe in
     /// a path segment and in a query value (`+` in SOQL becomes `%2B`, space `%20`).
-    static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -142,22 +142,10 @@ enum EndpointRequests {
         }
     }
 
-    /// Every byte but the RFC 3986 unreserved characters percent-encoded.
+    /// Every byte but the RFC 3986 unreserved characters percent-encoded (the org client's own
+    /// encoding of path segments and query values).
     static func percentEncoded(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += byte < 16 ? "%0\(hex)" : "%\(hex)"
-            }
-        }
-        return result
+        PathComponents.encode(text)
     }
 
     /// ``percentEncoded(_:)``, and a value made only of dots (or empty) written so it cannot be a
