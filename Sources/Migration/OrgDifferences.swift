@@ -63,11 +63,10 @@ struct OwnerMapping: Sendable {
         var unmatched: [String] = []
         for user in sourceUsers {
             let username = user.username.lowercased()
-            let sandbox = targetUsers.filter { isSandboxVariant($0.username.lowercased(), of: username) }
             if let exact = byUsername[username], exact.count == 1 {
                 map[user.id] = exact[0].id
-            } else if sandbox.count == 1 {
-                map[user.id] = sandbox[0].id
+            } else if let sandbox = onlySandboxVariant(of: username, among: targetUsers) {
+                map[user.id] = sandbox.id
             } else if let email = byEmail[user.email.lowercased()], email.count == 1, !user.email.isEmpty {
                 map[user.id] = email[0].id
             } else {
@@ -79,6 +78,12 @@ struct OwnerMapping: Sendable {
                 + "email); their records are owned by the running user \(runningUser)"
         }
         return OwnerMapping(map: map, warnings: warnings)
+    }
+
+    /// The one user of `users` whose username is a sandbox variant of `username`; `nil` for none or several.
+    private static func onlySandboxVariant(of username: String, among users: [User]) -> User? {
+        let variants = users.filter { isSandboxVariant($0.username.lowercased(), of: username) }
+        return variants.count == 1 ? variants.first : nil
     }
 
     /// Whether `one` and `other` are the same username but for one sandbox suffix (`.uat`) after
