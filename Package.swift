@@ -159,7 +159,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg",
+                "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg", "SyncEngine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -241,7 +241,8 @@ let package = Package(
 // harness links libFuzzer and runs its driver on the target named by `$SYNCRUN_FUZZ_TARGET`.
 if ProcessInfo.processInfo.environment["SYNCRUN_FUZZ"] == "1" {
     let sanitized: Set = [
-        "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg", "FuzzTargets",
+        "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg", "SyncEngine",
+        "FuzzTargets",
     ]
     for target in package.targets where sanitized.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer,address"])]

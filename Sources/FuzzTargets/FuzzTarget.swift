@@ -24,6 +24,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget(name: "sf-cli", run: SalesforceCLITarget.run),
         FuzzTarget(name: "local-org", run: LocalOrgTarget.run),
         FuzzTarget(name: "bulk-csv", run: BulkCSVTarget.run),
+        FuzzTarget(name: "endpoint-response", run: EndpointResponseTarget.run),
     ]
 
     /// The target called `name`.

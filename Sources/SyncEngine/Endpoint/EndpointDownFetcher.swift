@@ -130,21 +130,12 @@ struct EndpointDownFetcher: DownTargetFetcher {
                         + "recordsPath' '\(request.recordsPath)'; point it at the list of ids"
                 )
             }
-            var ids: [String] = []
-            for entry in entries {
-                switch entry {
-                case .string(let id): ids.append(id)
-                case .integer(let id): ids.append(String(id))
-                default:
-                    guard let id = entry[target.idFieldName]?.stringValue else {
-                        throw SyncEngineError.invalidTarget(
-                            syncName,
-                            "an entry of the ids response is neither an id nor a record with '\(target.idFieldName)'; "
-                                + "the ids request must list every id on the server"
-                        )
-                    }
-                    ids.append(id)
-                }
+            guard let ids = EndpointRequests.ids(in: entries, idFieldName: target.idFieldName) else {
+                throw SyncEngineError.invalidTarget(
+                    syncName,
+                    "an entry of the ids response is neither an id nor a record with '\(target.idFieldName)'; "
+                        + "the ids request must list every id on the server"
+                )
             }
             guard try await body(.ids(ids)) else { return }
             call = try nextCall(after: response, of: current, first: first, paging: request.nextPage, org: client)

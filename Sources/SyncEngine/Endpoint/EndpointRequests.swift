@@ -4,13 +4,13 @@ import SOQL
 import SyncConfig
 
 /// Why a request of an endpoint target cannot be built for a record.
-struct EndpointSubstitutionError: Error, Sendable, Hashable {
+package struct EndpointSubstitutionError: Error, Sendable, Hashable {
     /// The placeholder's field.
     var field: String
     /// What is wrong with its value.
     var problem: String
 
-    var message: String { "the record's '\(field)' \(problem), so the request cannot be built" }
+    package var message: String { "the record's '\(field)' \(problem), so the request cannot be built" }
 }
 
 /// The *decide* half of the endpoint targets: builds the calls a run would send from the declared
@@ -22,10 +22,10 @@ struct EndpointSubstitutionError: Error, Sendable, Hashable {
 /// segment or query value; a value made only of dots is encoded as `%2E`s so it cannot become a
 /// `.`/`..` segment) and JSON-encoded in bodies. The host is never taken from a template: paths
 /// are checked to be paths of the org when the config is loaded and again before sending.
-enum EndpointRequests {
+package enum EndpointRequests {
     /// The call for `request`, its placeholders filled from `record`, `extraQuery` appended (a
     /// parameter of the same name as a declared one replaces it).
-    static func call(
+    package static func call(
         _ request: EndpointRequest,
         record: JSONValue? = nil,
         extraQuery: [(name: String, value: String)] = [],
@@ -71,7 +71,7 @@ enum EndpointRequests {
     /// The JSON body: the template with every placeholder filled (a string that is exactly one
     /// placeholder becomes the field's JSON value), or `fields` of the record when no template is
     /// declared.
-    static func body(_ template: JSONValue?, record: JSONValue, fields: [String]?) throws(EndpointSubstitutionError)
+    package static func body(_ template: JSONValue?, record: JSONValue, fields: [String]?) throws(EndpointSubstitutionError)
         -> String?
     {
         if let template { return try fill(template, record: record).jsonText }
@@ -119,7 +119,7 @@ enum EndpointRequests {
     }
 
     /// The value at a dot path (`data.records`, `items.0.id`); `""` is the value itself.
-    static func value(at path: String, in json: JSONValue) -> JSONValue? {
+    package static func value(at path: String, in json: JSONValue) -> JSONValue? {
         guard !path.isEmpty else { return json }
         var current = json
         for name in path.split(separator: ".") {
@@ -132,6 +132,23 @@ enum EndpointRequests {
             }
         }
         return current
+    }
+
+    /// The ids of an ids response's entries: each an id (string or integer) or a record with
+    /// `idFieldName`; `nil` when an entry is neither.
+    package static func ids(in entries: [JSONValue], idFieldName: String) -> [String]? {
+        var ids: [String] = []
+        ids.reserveCapacity(entries.count)
+        for entry in entries {
+            switch entry {
+            case .string(let id): ids.append(id)
+            case .integer(let id): ids.append(String(id))
+            default:
+                guard let id = entry[idFieldName]?.stringValue else { return nil }
+                ids.append(id)
+            }
+        }
+        return ids
     }
 
     /// The watermark as the `since` parameter writes it.
