@@ -71,9 +71,11 @@ package enum EndpointRequests {
     /// The JSON body: the template with every placeholder filled (a string that is exactly one
     /// placeholder becomes the field's JSON value), or `fields` of the record when no template is
     /// declared.
-    package static func body(_ template: JSONValue?, record: JSONValue, fields: [String]?) throws(EndpointSubstitutionError)
-        -> String?
-    {
+    package static func body(
+        _ template: JSONValue?,
+        record: JSONValue,
+        fields: [String]?
+    ) throws(EndpointSubstitutionError) -> String? {
         if let template { return try fill(template, record: record).jsonText }
         guard let fields else { return nil }
         var object = JSONObject()
