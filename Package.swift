@@ -138,6 +138,14 @@ let package = Package(
         ),
         // The stock `syncrun` executable: a few lines over SyncrunCLI.
         .executableTarget(name: "syncrun", dependencies: ["SyncrunCLI"]),
+        // examples/custom-targets: a user's own executable over SyncrunCLI registering two plug-ins
+        // (custom targets in Swift). Built with the package, so CI builds nothing twice; run by
+        // CustomTargetsExampleTests.
+        .executableTarget(
+            name: "custom-targets-example",
+            dependencies: ["JSONCore", "OrgClient", "SOQL", "SyncEngine", "SyncrunCLI"],
+            path: "examples/custom-targets/Sources"
+        ),
         // Benchmarks (run by hand or by scripts/bench*.sh; not timed tests).
         .executableTarget(
             name: "syncrun-bench",
@@ -215,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "SyncEngineTests",
             dependencies: [
-                "SyncEngine", "LocalOrg", "SOQL", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig",
+                "SyncEngine", "LocalOrg", "SOQL", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig", "JSONCore",
                 "SyncrunTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -231,7 +239,9 @@ let package = Package(
         // End-to-end tests that run the built `syncrun` executable.
         .testTarget(
             name: "syncrunTests",
-            dependencies: ["syncrun", "SyncrunTestSupport", "LocalOrg", "SoupStore", "SyncLedger"]
+            dependencies: [
+                "syncrun", "custom-targets-example", "SyncrunTestSupport", "LocalOrg", "SoupStore", "SyncLedger",
+            ]
         ),
     ]
 )

@@ -10,7 +10,7 @@ echo "==> import check (every target declares what it imports)"
 python3 scripts/check-imports.py
 
 echo "==> swift format lint --strict"
-swift format lint --strict --recursive --parallel Package.swift Sources Tests Benchmarks
+swift format lint --strict --recursive --parallel Package.swift Sources Tests Benchmarks examples/custom-targets/Sources
 
 echo "==> swift build --build-tests (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors

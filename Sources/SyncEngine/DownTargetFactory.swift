@@ -4,9 +4,9 @@ import SyncConfig
 /// Turns a sync down definition into the fetcher that runs it, after checking it can run: the
 /// kind is supported, the query parses, the soup exists and indexes the id field.
 enum DownTargetFactory {
-    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (custom),
-    ///   `.invalidTarget`.
-    static func makeFetcher(for definition: SyncDefinition) throws -> any DownTargetFetcher {
+    /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (a custom target whose plug-in
+    ///   `plugins` lacks), `.invalidTarget`.
+    static func makeFetcher(for definition: SyncDefinition, plugins: CustomTargets) throws -> any DownTargetFetcher {
         guard case .down(let target) = definition.target else {
             throw SyncEngineError.wrongType(definition.name, expected: "sync down")
         }
@@ -33,8 +33,14 @@ enum DownTargetFactory {
             return EndpointDownFetcher(syncName: definition.name, soupName: definition.soupName, target: endpoint)
         case .layout(let layout):
             return LayoutDownFetcher(syncName: definition.name, soupName: definition.soupName, target: layout)
-        case .custom:
-            throw SyncEngineError.notSupported(definition.name, kind: target.kind.rawValue)
+        case .custom(let custom):
+            let (plugin, pluginDefinition) = try plugins.syncDownPlugin(for: definition, target: custom)
+            return CustomDownFetcher(
+                syncName: definition.name,
+                soupName: definition.soupName,
+                plugin: plugin,
+                definition: pluginDefinition
+            )
         }
     }
 

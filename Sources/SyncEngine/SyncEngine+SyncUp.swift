@@ -24,7 +24,7 @@ extension SyncEngine {
     ///   - events: Receives a warning when records failed or conflicted; not finished by the engine.
     /// - Returns: The totals. A run that fails or stops is reported here (and in the state).
     /// - Throws: `SyncEngineError` when the run cannot start: `.wrongType`, `.notSupported`
-    ///   (custom targets), `.invalidTarget`, `.definitionChanged`,
+    ///   (a custom target whose plug-in is not registered), `.invalidTarget`, `.definitionChanged`,
     ///   `.alreadyRunning`, `.store`.
     public func syncUp(
         _ definition: SyncDefinition,
@@ -32,14 +32,19 @@ extension SyncEngine {
         stop: StopSignal = StopSignal(),
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncUpSummary {
-        let (target, plan) = try SyncUpTargetCheck.plan(for: definition, store: store)
+        let (target, plan) = try SyncUpTargetCheck.plan(
+            for: definition,
+            store: store,
+            plugins: configuration.customTargets
+        )
         let state: StoredSyncState
         do {
             state = try registry.prepare(definition, replace: replace)
         } catch {
             throw SyncEngineError.wrapping(error, syncName: definition.name)
         }
-        let runner = SyncUpRunner(store: store, org: org, registry: registry, logger: logger, events: events)
+        var runner = SyncUpRunner(store: store, org: org, registry: registry, logger: logger, events: events)
+        runner.plugins = configuration.customTargets
         return try await runner.run(definition, target: target, plan: plan, state: state, stop: stop)
     }
 }

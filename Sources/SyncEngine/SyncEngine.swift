@@ -74,10 +74,10 @@ public struct SyncEngine: Sendable {
     public func prepare(_ definition: SyncDefinition, replace: Bool = false) throws -> StoredSyncState {
         switch definition.type {
         case .syncDown:
-            let fetcher = try DownTargetFactory.makeFetcher(for: definition)
+            let fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: configuration.customTargets)
             try DownTargetFactory.checkSoup(of: fetcher, syncName: definition.name, store: store)
         case .syncUp:
-            _ = try SyncUpTargetCheck.plan(for: definition, store: store)
+            _ = try SyncUpTargetCheck.plan(for: definition, store: store, plugins: configuration.customTargets)
         }
         do {
             return try registry.prepare(definition, replace: replace)
@@ -104,7 +104,7 @@ public struct SyncEngine: Sendable {
         stop: StopSignal = StopSignal(),
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncRunSummary {
-        var fetcher = try DownTargetFactory.makeFetcher(for: definition)
+        var fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: configuration.customTargets)
         let state = try prepare(definition, replace: replace)
         if var soql = fetcher as? SOQLDownFetcher {
             soql.journal = BulkJobJournal(store: store, syncID: state.id)
@@ -133,7 +133,7 @@ public struct SyncEngine: Sendable {
         stop: StopSignal = StopSignal(),
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncRunSummary {
-        let fetcher = try DownTargetFactory.makeFetcher(for: definition)
+        let fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: configuration.customTargets)
         let state = try prepare(definition)
         let cleaner = GhostCleaner(store: store, org: org, registry: registry, logger: logger, events: events)
         return try await cleaner.run(definition, state: state, fetcher: fetcher, stop: stop)

@@ -8,6 +8,7 @@ import Foundation
 /// | ``hostName`` | `String` | this machine's host name |
 /// | ``now`` | `@Sendable () -> Int64` | the system clock, ms since the epoch |
 /// | ``bulkResultsPageSize`` | `Int` | 10,000 (`maxRecords` of each Bulk results page) |
+/// | ``customTargets`` | ``CustomTargets`` | none |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
     public var processID: Int32
@@ -18,6 +19,8 @@ public struct SyncEngineConfiguration: Sendable {
     /// The records asked for per Bulk API 2.0 results page (`maxRecords`); each page is written
     /// before the next is fetched, so this bounds the memory a Bulk sync down holds.
     public var bulkResultsPageSize = 10_000
+    /// The plug-ins (custom targets in Swift) the syncs of this engine may name; none by default.
+    public var customTargets = CustomTargets()
 
     /// Creates a configuration; see the type's documentation for the defaults.
     public init(

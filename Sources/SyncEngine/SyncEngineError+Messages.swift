@@ -1,5 +1,6 @@
 import OrgClient
 import SoupStore
+import SyncConfig
 import SyncLedger
 
 // Every message of the module, in one place.
@@ -166,5 +167,20 @@ extension SyncEngineError {
                 syncName: syncName
             )
         }
+    }
+}
+
+extension SyncEngineError {
+    /// A config names a custom target class that this executable has no plug-in for.
+    static func missingPlugin(_ name: String, implName: String, direction: SyncType, other: Bool) -> SyncEngineError {
+        let wanted = direction == .syncDown ? "sync down" : "sync up"
+        let message =
+            other
+            ? "sync '\(name)': '\(implName)' is registered as a \(direction == .syncDown ? "sync up" : "sync down") "
+                + "plug-in, but this sync is '\(direction.rawValue)'; register a \(wanted) plug-in under this name"
+            : "sync '\(name)': no \(wanted) plug-in is registered for the custom target class '\(implName)' in this "
+                + "executable; the stock 'syncrun' has none: run an executable that links the SyncrunCLI library and "
+                + "registers '\(implName)' (README, \"Custom targets in Swift\")"
+        return SyncEngineError(code: .notSupported, message: message, syncName: name)
     }
 }

@@ -1,21 +1,36 @@
 import ArgumentParser
 import Foundation
+import SyncEngine
 
 /// The `syncrun` command tree as a library: the stock executable is `Syncrun.main()`, and a
-/// user's own executable links this library to add what it registers before running the same
-/// commands.
+/// user's own executable links this library and registers its custom targets (plug-ins written
+/// in Swift, see `SyncEngine`'s `SyncDownTargetPlugin` and `SyncUpTargetPlugin`) before running
+/// the same commands.
 ///
 /// ```swift
+/// import SyncEngine
 /// import SyncrunCLI
 ///
-/// await Syncrun.main()
+/// var targets = CustomTargets()
+/// targets.registerSyncUp(["MyCasesUpTarget", "com.example.MyCasesUpTarget"]) { _ in MyCasesUpTarget() }
+/// await Syncrun.main(targets: targets)
 /// ```
 public enum Syncrun {
-    /// Parses `arguments` (the process's own when `nil`), runs the chosen command and exits.
+    /// Parses `arguments` (the process's own when `nil`), runs the chosen command with `targets`
+    /// registered (configs may name them in `iOSImpl` / `androidImpl`), and exits.
     ///
     /// Usage errors exit with status 2 (the documented contract), not ArgumentParser's default 64;
     /// ``CLIError``s print their message and exit with their own status.
-    public static func main(arguments: [String]? = nil) async -> Never {
+    public static func main(arguments: [String]? = nil, targets: CustomTargets = CustomTargets()) async -> Never {
+        let status = await InstalledPlugins.$targets.withValue(targets) {
+            await run(arguments: arguments)
+        }
+        exit(status)
+    }
+
+    /// Runs the command and returns its exit status (ArgumentParser's own exits, such as
+    /// `--help`, exit from here).
+    private static func run(arguments: [String]?) async -> Int32 {
         do {
             let (remaining, level) = try CLILogging.extractLevel(
                 from: arguments ?? Array(CommandLine.arguments.dropFirst())
@@ -27,15 +42,15 @@ public enum Syncrun {
             } else {
                 try command.run()
             }
-            exit(0)
+            return 0
         } catch let error as CLIError {
             StandardStreams.writeError("error: \(error.message)\n")
-            exit(error.exitCode)
+            return error.exitCode
         } catch {
             let code = SyncrunCommand.exitCode(for: error)
             if code == .validationFailure {
                 StandardStreams.writeError(SyncrunCommand.fullMessage(for: error) + "\n")
-                exit(CLIError.usageExitCode)
+                return CLIError.usageExitCode
             }
             SyncrunCommand.exit(withError: error)
         }

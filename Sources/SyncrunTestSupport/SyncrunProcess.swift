@@ -26,16 +26,17 @@ public enum SyncrunProcess {
         public var description: String
     }
 
-    /// Runs `syncrun` with `arguments`, in `directory` when given, feeding `stdin` when given.
+    /// Runs `syncrun` (or `executable`) with `arguments`, in `directory` when given, feeding
+    /// `stdin` when given.
     ///
     /// - Throws: `LaunchError` when the executable has not been built (`swift build --product syncrun`).
     public static func run(
         _ arguments: [String],
         in directory: URL? = nil,
         stdin: String? = nil,
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil,
+        executable: URL = RepositoryPaths.syncrunExecutable
     ) throws -> Result {
-        let executable = RepositoryPaths.syncrunExecutable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw LaunchError(
                 description: "'\(executable.path)' is not built; run 'swift build --product syncrun' first"

@@ -43,6 +43,11 @@ public enum RepositoryPaths {
 
     /// The built `syncrun` executable in the debug build folder.
     public static var syncrunExecutable: URL {
-        root.appendingPathComponent(".build/debug/syncrun")
+        executable(named: "syncrun")
+    }
+
+    /// An executable product of the package in the debug build folder (the examples' own).
+    public static func executable(named name: String) -> URL {
+        root.appendingPathComponent(".build/debug").appendingPathComponent(name)
     }
 }

@@ -135,10 +135,11 @@ struct SyncStateTests {
             let definition = SyncDefinition(name: "x", type: .syncDown, soupName: "accounts", target: .down(target))
             let error = await #expect(throws: SyncEngineError.self) { try await harness.engine().syncDown(definition) }
             #expect(error?.code == .notSupported)
+            // A custom target runs only in an executable that registered its plug-in.
             #expect(
-                error?.message == "sync 'x': the '\(kind)' target is not supported yet by syncrun; "
-                    + "supported sync down targets: soql, sosl, mru, refresh, parent_children, briefcase, metadata, "
-                    + "layout, endpoint"
+                error?.message == "sync 'x': no sync down plug-in is registered for the custom target class "
+                    + "'MyTarget' in this executable; the stock 'syncrun' has none: run an executable that links "
+                    + "the SyncrunCLI library and registers 'MyTarget' (README, \"Custom targets in Swift\")"
             )
             let stored = try await harness.store.read { try $0.syncState(named: "x") }
             #expect(stored == nil)

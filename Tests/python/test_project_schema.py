@@ -51,7 +51,14 @@ EXAMPLE_FILES = sorted(
 
 
 def test_every_runnable_example_has_a_project_file():
-    assert {path.parent.name for path in EXAMPLE_FILES} == {"contacts", "contacts-yaml", "briefcase", "migrate", "endpoint"}
+    assert {path.parent.name for path in EXAMPLE_FILES} == {
+        "contacts",
+        "contacts-yaml",
+        "briefcase",
+        "migrate",
+        "endpoint",
+        "custom-targets",
+    }
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda path: str(path.relative_to(EXAMPLES)))

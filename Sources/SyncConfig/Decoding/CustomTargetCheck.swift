@@ -2,6 +2,8 @@
 struct CustomTargetCheck {
     let context: DecodingContext
     let registry: TargetImplRegistry
+    /// The direction of the sync whose target is checked.
+    let syncType: SyncType
 
     /// Reports a custom target without impl names, or with names no plug-in is registered for.
     ///
@@ -18,15 +20,19 @@ struct CustomTargetCheck {
         }
         var valid = true
         for (key, name) in [("iOSImpl", iOSImpl), ("androidImpl", androidImpl)] {
-            guard let name, !registry.isRegistered(customImplName: name) else { continue }
+            guard let name, !registry.isRegistered(customImplName: name, for: syncType) else { continue }
+            let message =
+                registry.isRegistered(customImplName: name)
+                ? ConfigMessages.customTargetOtherDirection(name, syncType: syncType)
+                : ConfigMessages.unregisteredCustomTarget(
+                    name,
+                    suggestion: Suggestion.closest(to: name, in: builtInNames)
+                )
             context.error(
                 .unregisteredCustomTarget,
                 at: target.position(of: key),
                 path: target.path.appending(key),
-                ConfigMessages.unregisteredCustomTarget(
-                    name,
-                    suggestion: Suggestion.closest(to: name, in: builtInNames)
-                )
+                message
             )
             valid = false
         }

@@ -161,7 +161,7 @@ struct SyncDownTargetDecoder {
                 .map { Result(target: .endpoint($0)) }
         case .custom:
             guard
-                CustomTargetCheck(context: context, registry: registry).check(
+                CustomTargetCheck(context: context, registry: registry, syncType: .syncDown).check(
                     iOSImpl: iOSImpl,
                     androidImpl: androidImpl,
                     target: target

@@ -109,7 +109,7 @@ struct SyncUpTargetDecoder {
             }
         }
         if !customNames.isEmpty {
-            let check = CustomTargetCheck(context: context, registry: registry)
+            let check = CustomTargetCheck(context: context, registry: registry, syncType: .syncUp)
             let builtIns = Array(TargetImplRegistry.builtInImplNames.keys).sorted()
             if check.check(
                 iOSImpl: customNames["iOSImpl"],

@@ -136,7 +136,13 @@ enum ConfigMessages {
             return "unknown target class '\(name)'; did you mean the built-in '\(suggestion)'?"
         }
         return
-            "no plug-in is registered for the custom target class '\(name)', so syncrun cannot run this sync; use a built-in target or register the plug-in"
+            "no plug-in is registered for the custom target class '\(name)', so this syncrun cannot run this sync; the stock 'syncrun' has no plug-ins: run an executable that links the SyncrunCLI library and registers '\(name)' (README, \"Custom targets in Swift\"), or use a built-in or 'endpoint' target"
+    }
+
+    static func customTargetOtherDirection(_ name: String, syncType: SyncType) -> String {
+        let (wanted, registered) = syncType == .syncDown ? ("sync down", "sync up") : ("sync up", "sync down")
+        return
+            "'\(name)' is registered as a \(registered) plug-in, but this sync is '\(syncType.rawValue)', which needs a \(wanted) plug-in; register one under this name or change 'syncType'"
     }
 
     static func conflictingTargetImpl(_ first: String, _ second: String) -> String {

@@ -33,24 +33,44 @@ public struct TargetImplRegistry: Sendable, Hashable {
     /// The Android package of the SDK's targets, with a trailing dot.
     public static let androidPackage = "com.salesforce.androidsdk.mobilesync.target."
 
-    /// Whether a plug-in is registered for a custom target class name.
+    /// Whether a plug-in is registered for a custom target class name (either direction).
     public func isRegistered(customImplName name: String) -> Bool {
         customImplNames.contains(name)
     }
 
-    /// Custom class names for which a plug-in is available.
-    public var customImplNames: Set<String>
+    /// Whether a plug-in for syncs of `type` is registered under `name`.
+    public func isRegistered(customImplName name: String, for type: SyncType) -> Bool {
+        switch type {
+        case .syncDown: customSyncDownImplNames.contains(name)
+        case .syncUp: customSyncUpImplNames.contains(name)
+        }
+    }
 
-    /// Creates a registry that also accepts the given custom class names.
+    /// Custom class names for which a plug-in is available (either direction).
+    public var customImplNames: Set<String> { customSyncDownImplNames.union(customSyncUpImplNames) }
+
+    /// Class names of the registered sync down plug-ins.
+    public var customSyncDownImplNames: Set<String>
+
+    /// Class names of the registered sync up plug-ins.
+    public var customSyncUpImplNames: Set<String>
+
+    /// Creates a registry that also accepts the given custom class names, for both directions.
     public init(customImplNames: Set<String> = []) {
-        self.customImplNames = customImplNames
+        self.init(customSyncDownImplNames: customImplNames, customSyncUpImplNames: customImplNames)
+    }
+
+    /// Creates a registry that accepts the given sync down and sync up plug-in class names.
+    public init(customSyncDownImplNames: Set<String>, customSyncUpImplNames: Set<String>) {
+        self.customSyncDownImplNames = customSyncDownImplNames
+        self.customSyncUpImplNames = customSyncUpImplNames
     }
 
     /// The sync up kind for an `iOSImpl` / `androidImpl` value, or `nil` when the name is
     /// neither built in nor registered.
     public func syncUpKind(forImplName name: String) -> SyncUpTargetKind? {
         if let kind = Self.builtInImplNames[name] { return kind }
-        return customImplNames.contains(name) ? .custom(implName: name) : nil
+        return customSyncUpImplNames.contains(name) ? .custom(implName: name) : nil
     }
 
     /// The iOS and Android class names of a built-in kind (both are written, so either SDK can

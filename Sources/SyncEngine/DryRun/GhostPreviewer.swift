@@ -16,12 +16,14 @@ struct GhostPreviewer: Sendable {
     let store: SoupStore
     let org: any OrgClient
     let registry: SyncStateRegistry
+    /// The executable's plug-ins (custom targets).
+    var plugins = CustomTargets()
 
     /// - Throws: `SyncEngineError`: `.ghostCleaningRefused`, the errors a run of `definition`
     ///   would start with, `.stopped`, `.server`, `.store`.
     func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
         let name = definition.name
-        var fetcher = try DownTargetFactory.makeFetcher(for: definition)
+        var fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: plugins)
         if var soql = fetcher as? SOQLDownFetcher {
             guard soql.canCleanGhosts else { throw SyncEngineError.ghostsWithLimit(name) }
             soql.restOnly = true  // a dry run creates no Bulk job

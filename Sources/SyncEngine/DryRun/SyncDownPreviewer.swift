@@ -11,6 +11,8 @@ struct SyncDownPreviewer: Sendable {
     let store: SoupStore
     let org: any OrgClient
     let registry: SyncStateRegistry
+    /// The executable's plug-ins (custom targets).
+    var plugins = CustomTargets()
 
     /// - Throws: `SyncEngineError`: the errors a run of `definition` would start with, `.stopped`,
     ///   `.server` and `.store` when a page fails.
@@ -18,7 +20,7 @@ struct SyncDownPreviewer: Sendable {
         -> SyncPreview
     {
         let name = definition.name
-        var fetcher = try DownTargetFactory.makeFetcher(for: definition)
+        var fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: plugins)
         var soqlFetcher = fetcher as? SOQLDownFetcher
         if var soql = soqlFetcher {
             soql.restOnly = true  // decide, but create no job

@@ -41,14 +41,29 @@ extension SyncEngine {
     ) async throws -> SyncPreview {
         switch operation {
         case .syncDown:
-            return try await SyncDownPreviewer(store: store, org: org, registry: registry)
-                .preview(definition, full: full, replace: replace, stop: stop)
+            return try await SyncDownPreviewer(
+                store: store,
+                org: org,
+                registry: registry,
+                plugins: configuration.customTargets
+            )
+            .preview(definition, full: full, replace: replace, stop: stop)
         case .cleanGhosts:
-            return try await GhostPreviewer(store: store, org: org, registry: registry)
-                .preview(definition, replace: replace, stop: stop)
+            return try await GhostPreviewer(
+                store: store,
+                org: org,
+                registry: registry,
+                plugins: configuration.customTargets
+            )
+            .preview(definition, replace: replace, stop: stop)
         case .syncUp:
-            return try await SyncUpPreviewer(store: store, org: org, registry: registry)
-                .preview(definition, replace: replace, stop: stop)
+            return try await SyncUpPreviewer(
+                store: store,
+                org: org,
+                registry: registry,
+                plugins: configuration.customTargets
+            )
+            .preview(definition, replace: replace, stop: stop)
         }
     }
 }

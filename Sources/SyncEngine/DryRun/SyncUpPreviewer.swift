@@ -15,6 +15,8 @@ struct SyncUpPreviewer: Sendable {
     let store: SoupStore
     let org: any OrgClient
     let registry: SyncStateRegistry
+    /// The executable's plug-ins (custom targets).
+    var plugins = CustomTargets()
 
     /// Dirty records read, and checked, per page.
     static let pageSize = 2000
@@ -24,7 +26,7 @@ struct SyncUpPreviewer: Sendable {
     ///   `.alreadyRunning`), `.stopped`, `.server`, `.store`.
     func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
         let name = definition.name
-        let (target, plan) = try SyncUpTargetCheck.plan(for: definition)
+        let (target, plan) = try SyncUpTargetCheck.plan(for: definition, plugins: plugins)
         let soup = definition.soupName
         let hasSoup: Bool
         do {
@@ -44,6 +46,10 @@ struct SyncUpPreviewer: Sendable {
             if target.kind == .parentChildren, let info = target.parentChildren {
                 let trees = ParentChildrenSyncUpPlan(info: info, target: target, parent: plan)
                 try await previewTrees(trees, syncName: name, stop: stop, into: &preview)
+            } else if hasSoup, case .custom(let implName) = target.kind {
+                let (plugin, custom) = try plugins.syncUpPlugin(for: definition, target: target, implName: implName)
+                let sender = CustomSyncUpSender(plugin: plugin, definition: custom, plan: plan, org: org)
+                try await previewCustom(in: soup, target: target, sender: sender, stop: stop, into: &preview)
             } else if hasSoup {
                 // No soup yet: it would be registered empty, with nothing dirty.
                 try await previewRecords(
@@ -74,23 +80,7 @@ struct SyncUpPreviewer: Sendable {
         into preview: inout SyncPreview
     ) async throws {
         let checker = SyncUpConflictChecker(org: org, modificationDateFieldName: plan.modificationDateFieldName)
-        var after: Int64 = 0
-        while true {
-            if stop.isStopRequested || Task.isCancelled { throw SyncEngineError.stopped(syncName) }
-            let last = after
-            let entries = try await store.read { reader in
-                try reader.dirtyEntries(in: soup, afterEntryID: last, limit: Self.pageSize)
-            }
-            guard let lastEntry = entries.last else { break }
-            after = lastEntry.entryID
-            let records = try entries.map {
-                try SyncUpRecord(
-                    entry: $0,
-                    idFieldName: target.idFieldName,
-                    modificationDateFieldName: target.modificationDateFieldName,
-                    dirtyWithoutOperationIsUpdate: target.kind != .single
-                )
-            }
+        try await forEachDirtyPage(in: soup, target: target, syncName: syncName, stop: stop) { records in
             // Endpoint targets read server versions with their `modificationDate` request (GETs).
             let endpoint = try target.endpoint.map { info in
                 EndpointSyncUpSender(
@@ -119,7 +109,83 @@ struct SyncUpPreviewer: Sendable {
                     into: &preview
                 )
             }
-            if entries.count < Self.pageSize { break }
+        }
+    }
+
+    /// Reads the dirty records of `soup` a page at a time, in entry-id order, and hands each page
+    /// to `body`.
+    private func forEachDirtyPage(
+        in soup: String,
+        target: SyncUpTarget,
+        syncName: String,
+        stop: StopSignal,
+        _ body: ([SyncUpRecord]) async throws -> Void
+    ) async throws {
+        var after: Int64 = 0
+        while true {
+            if stop.isStopRequested || Task.isCancelled { throw SyncEngineError.stopped(syncName) }
+            let last = after
+            let entries = try await store.read { reader in
+                try reader.dirtyEntries(in: soup, afterEntryID: last, limit: Self.pageSize)
+            }
+            guard let lastEntry = entries.last else { return }
+            after = lastEntry.entryID
+            let records = try entries.map {
+                try SyncUpRecord(
+                    entry: $0,
+                    idFieldName: target.idFieldName,
+                    modificationDateFieldName: target.modificationDateFieldName,
+                    dirtyWithoutOperationIsUpdate: target.kind != .single
+                )
+            }
+            try await body(records)
+            if entries.count < Self.pageSize { return }
+        }
+    }
+
+    /// Previews a custom target's sync up with the run's decide step (its `isNewerThanServer`
+    /// reads under `LEAVE_IF_CHANGED`), a page of dirty records at a time.
+    private func previewCustom(
+        in soup: String,
+        target: SyncUpTarget,
+        sender: CustomSyncUpSender,
+        stop: StopSignal,
+        into preview: inout SyncPreview
+    ) async throws {
+        try await forEachDirtyPage(in: soup, target: target, syncName: sender.definition.syncName, stop: stop) {
+            records in
+            let decisions = try await sender.decide(records)
+            preview.pages += 1
+            preview.selected += records.count
+            for record in records {
+                let (recordID, entryID) = (record.storedID, record.entryID)
+                switch decisions[record.entryID] {
+                case .send(let view, _)?:
+                    switch view.action {
+                    case .create:
+                        preview.org.created += 1
+                        preview.list(.org, .create, recordID: recordID, entryID: entryID)
+                    case .update:
+                        preview.org.updated += 1
+                        preview.list(.org, .update, recordID: recordID, entryID: entryID)
+                    case .delete:
+                        preview.org.deleted += 1
+                        preview.list(.org, .delete, recordID: recordID, entryID: entryID)
+                    }
+                case .outcome(.removedLocally)?:
+                    preview.local.deleted += 1
+                    preview.list(.local, .delete, recordID: recordID, entryID: entryID)
+                case .outcome(.conflict)?:
+                    preview.conflicts += 1
+                    preview.list(.org, .conflict, recordID: recordID, entryID: entryID)
+                case .outcome(.failed)?:
+                    preview.failed += 1
+                    preview.list(.org, .fail, recordID: recordID, entryID: entryID)
+                default:
+                    preview.skipped += 1
+                    preview.list(.org, .skip, recordID: recordID, entryID: entryID)
+                }
+            }
         }
     }
 

@@ -15,6 +15,8 @@ struct SyncUpRunner: Sendable {
     let registry: SyncStateRegistry
     let logger: Logger
     let events: AsyncStream<SyncEvent>.Continuation?
+    /// The executable's plug-ins (custom targets).
+    var plugins = CustomTargets()
 
     /// Runs `definition` (state `state`, target `target`).
     ///
@@ -124,6 +126,7 @@ struct SyncUpRunner: Sendable {
         _ = try await store.write { try $0.updateSyncState(selected) }
         let ingest = Self.ingestClient(for: target, dirty: total, org: org)
         let batchSize = ingest != nil ? Self.ingestBatchSize : target.kind == .collection ? target.maxBatchSize : 200
+        let custom = try customSender(for: definition, target: target, plan: plan)
         var after: Int64 = 0
         while true {
             if stop.isStopRequested || Task.isCancelled { return true }
@@ -138,6 +141,10 @@ struct SyncUpRunner: Sendable {
                     modificationDateFieldName: target.modificationDateFieldName,
                     dirtyWithoutOperationIsUpdate: target.kind != .single
                 )
+            }
+            if let custom {
+                try await processCustom(batch, sender: custom, progress: &progress)
+                continue
             }
             if let endpoint = target.endpoint {
                 try await processEndpoint(
@@ -223,8 +230,8 @@ struct SyncUpRunner: Sendable {
             case .batch: sent = try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
             case .single: sent = try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
             case .parentChildren, .custom, .endpoint:
-                // Trees run in ParentChildrenSyncUpRunner, endpoints in processEndpoint; custom is
-                // refused by SyncUpTargetCheck.
+                // Trees run in ParentChildrenSyncUpRunner, endpoints in processEndpoint, custom
+                // targets in processCustom.
                 throw SyncEngineError.syncUpNotSupported("?", kind: kind.productTypeName ?? "custom")
             }
             outcomes.merge(sent) { $1 }

@@ -6,8 +6,12 @@ import SyncConfig
 enum SyncUpTargetCheck {
     /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported` (custom),
     ///   `.invalidTarget` (no field list, no soup), `.store`.
-    static func plan(for definition: SyncDefinition, store: SoupStore) throws -> (SyncUpTarget, SyncUpRequestPlan) {
-        let (target, plan) = try plan(for: definition)
+    static func plan(
+        for definition: SyncDefinition,
+        store: SoupStore,
+        plugins: CustomTargets = CustomTargets()
+    ) throws -> (SyncUpTarget, SyncUpRequestPlan) {
+        let (target, plan) = try plan(for: definition, plugins: plugins)
         try requireSoup(definition.soupName, of: definition, store: store)
         if let info = target.parentChildren {
             try requireSoup(info.children.soupName, of: definition, store: store)
@@ -18,9 +22,17 @@ enum SyncUpTargetCheck {
     /// The checks and plan of ``plan(for:store:)`` that need no store (the dry run takes a soup
     /// not registered yet as empty).
     ///
+    /// A custom target's plug-in must be in `plugins`; the id and modification date fields it
+    /// fixes replace the config's, and its field lists may be absent (the plug-in gets the
+    /// record's whole document too).
+    ///
     /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported`, `.invalidTarget` (no field list).
-    static func plan(for definition: SyncDefinition) throws -> (SyncUpTarget, SyncUpRequestPlan) {
-        guard case .up(let target) = definition.target else { throw SyncEngineError.notSyncUp(definition.name) }
+    static func plan(
+        for definition: SyncDefinition,
+        plugins: CustomTargets = CustomTargets()
+    ) throws -> (SyncUpTarget, SyncUpRequestPlan) {
+        guard case .up(var target) = definition.target else { throw SyncEngineError.notSyncUp(definition.name) }
+        var customFields: [String]?
         switch target.kind {
         case .collection, .single, .batch: break
         case .parentChildren:
@@ -37,12 +49,15 @@ enum SyncUpTargetCheck {
                     "an endpoint target needs its 'create', 'update' and 'delete' keys"
                 )
             }
-        case .custom:
-            throw SyncEngineError.syncUpNotSupported(definition.name, kind: target.kind.productTypeName ?? "custom")
+        case .custom(let implName):
+            let (_, custom) = try plugins.syncUpPlugin(for: definition, target: target, implName: implName)
+            target.idFieldName = custom.idFieldName
+            target.modificationDateFieldName = custom.modificationDateFieldName
+            customFields = []
         }
         // An endpoint request with its own body template needs no field list.
-        let createTemplate: [String]? = target.endpoint?.create.request.body != nil ? [] : nil
-        let updateTemplate: [String]? = target.endpoint?.update.body != nil ? [] : nil
+        let createTemplate: [String]? = target.endpoint?.create.request.body != nil ? [] : customFields
+        let updateTemplate: [String]? = target.endpoint?.update.body != nil ? [] : customFields
         guard let createFields = target.createFieldlist ?? definition.options.fieldlist ?? createTemplate else {
             throw SyncEngineError.noFieldList(definition.name, operation: "create", key: "createFieldlist")
         }

@@ -62,7 +62,7 @@ extension ConfigOptions {
     func load() throws -> LoadedConfig {
         let files = try configFiles()
         do {
-            return try ConfigLoader().load(files)
+            return try ConfigLoader(registry: InstalledPlugins.targets.implRegistry).load(files)
         } catch let error as SyncConfigError {
             throw CLIError(error.message)
         }

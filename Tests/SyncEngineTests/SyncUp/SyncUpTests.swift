@@ -121,8 +121,9 @@ struct SyncUpTests {
             #expect(error.code == .notSupported)
             #expect(
                 error.message
-                    == "sync 'up': the 'custom' sync up target is not supported yet by syncrun; "
-                    + "supported sync up targets: collection (the default), single, batch, parent_children, endpoint"
+                    == "sync 'up': no sync up plug-in is registered for the custom target class 'com.example.Target' "
+                    + "in this executable; the stock 'syncrun' has none: run an executable that links the SyncrunCLI "
+                    + "library and registers 'com.example.Target' (README, \"Custom targets in Swift\")"
             )
             #expect(try harness.requestLog().isEmpty)
         }

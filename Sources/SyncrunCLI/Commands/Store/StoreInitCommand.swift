@@ -56,7 +56,7 @@ struct StoreInitCommand: ParsableCommand {
         }
         let loaded: LoadedConfig
         do {
-            loaded = try ConfigLoader().load(files)
+            loaded = try ConfigLoader(registry: InstalledPlugins.targets.implRegistry).load(files)
         } catch let error as SyncConfigError {
             throw CLIError(error.message)
         }

@@ -100,7 +100,9 @@ struct SyncSession {
             try await StoreBindingCheck(store: soupStore, path: store.resolvedStorePath, connection: connection)
                 .run(readOnly: readOnly)
             if !readOnly { try registerMissingSoups(config.userStore, in: soupStore) }
-            let engine = SyncEngine(store: soupStore, org: client, logger: Self.logger)
+            var settings = SyncEngineConfiguration()
+            settings.customTargets = InstalledPlugins.targets
+            let engine = SyncEngine(store: soupStore, org: client, logger: Self.logger, configuration: settings)
             let recovered = readOnly ? [] : try Self.converting { try engine.recoverInterruptedRuns() }
             for state in recovered {
                 StandardStreams.writeError(

@@ -1,0 +1,119 @@
+import JSONCore
+import SyncConfig
+
+/// The plug-ins an executable registers: each sync down or sync up plug-in under the class names a
+/// config's `iOSImpl` / `androidImpl` may name.
+///
+/// A factory is called once per run of a sync that names the plug-in, with that sync's
+/// definition, so a plug-in can read its own keys and throw ``CustomTargetError`` for bad ones.
+///
+/// ```swift
+/// var targets = CustomTargets()
+/// targets.registerSyncDown(["MyCasesDownTarget", "com.example.MyCasesDownTarget"]) { definition in
+///     MyCasesDownTarget(pageSize: definition.keys["pageSize"]?.integerValue ?? 200)
+/// }
+/// targets.registerSyncUp(["MyCasesUpTarget"]) { _ in MyCasesUpTarget() }
+/// await Syncrun.main(targets: targets)
+/// ```
+public struct CustomTargets: Sendable {
+    /// Makes a sync down plug-in for one sync.
+    public typealias SyncDownFactory = @Sendable (CustomTargetDefinition) throws -> any SyncDownTargetPlugin
+    /// Makes a sync up plug-in for one sync.
+    public typealias SyncUpFactory = @Sendable (CustomTargetDefinition) throws -> any SyncUpTargetPlugin
+
+    private var syncDown: [String: SyncDownFactory] = [:]
+    private var syncUp: [String: SyncUpFactory] = [:]
+
+    /// No plug-ins (the stock `syncrun`).
+    public init() {}
+
+    /// Registers a sync down plug-in under each of `names` (its iOS class name, its Android class
+    /// name, or any name a config uses); a later registration of a name replaces the earlier one.
+    public mutating func registerSyncDown(_ names: [String], _ make: @escaping SyncDownFactory) {
+        for name in names { syncDown[name] = make }
+    }
+
+    /// Registers a sync up plug-in under each of `names`.
+    public mutating func registerSyncUp(_ names: [String], _ make: @escaping SyncUpFactory) {
+        for name in names { syncUp[name] = make }
+    }
+
+    /// Whether no plug-in is registered.
+    public var isEmpty: Bool { syncDown.isEmpty && syncUp.isEmpty }
+
+    /// The names the config loader accepts, by direction.
+    public var implRegistry: TargetImplRegistry {
+        TargetImplRegistry(customSyncDownImplNames: Set(syncDown.keys), customSyncUpImplNames: Set(syncUp.keys))
+    }
+
+    /// The sync down plug-in for `definition`, whose target is `target`.
+    ///
+    /// - Throws: `SyncEngineError` `.notSupported` naming the missing plug-in; `.invalidTarget`
+    ///   when the factory refuses the definition.
+    func syncDownPlugin(for definition: SyncDefinition, target: SyncConfig.CustomSyncDownTarget) throws
+        -> (any SyncDownTargetPlugin, CustomTargetDefinition)
+    {
+        let name = target.implName
+        guard let make = syncDown[name] else {
+            throw SyncEngineError.missingPlugin(
+                definition.name,
+                implName: name,
+                direction: .syncDown,
+                other: syncUp[name] != nil
+            )
+        }
+        let custom = CustomTargetDefinition(
+            sync: definition,
+            implName: name,
+            idFieldName: target.idFieldName,
+            modificationDateFieldName: target.modificationDateFieldName,
+            keys: target.extraKeys
+        )
+        return (try Self.making(definition.name, name) { try make(custom) }, custom)
+    }
+
+    /// The sync up plug-in for `definition`, whose target is `target`, with the id and
+    /// modification date fields it uses (the plug-in's own, else the config's).
+    ///
+    /// - Throws: as ``syncDownPlugin(for:target:)``.
+    func syncUpPlugin(for definition: SyncDefinition, target: SyncUpTarget, implName name: String) throws
+        -> (any SyncUpTargetPlugin, CustomTargetDefinition)
+    {
+        guard let make = syncUp[name] else {
+            throw SyncEngineError.missingPlugin(
+                definition.name,
+                implName: name,
+                direction: .syncUp,
+                other: syncDown[name] != nil
+            )
+        }
+        var custom = CustomTargetDefinition(
+            sync: definition,
+            implName: name,
+            idFieldName: target.idFieldName,
+            modificationDateFieldName: target.modificationDateFieldName,
+            keys: target.extraKeys
+        )
+        let plugin = try Self.making(definition.name, name) { try make(custom) }
+        custom = CustomTargetDefinition(
+            sync: definition,
+            implName: name,
+            idFieldName: plugin.idFieldName ?? target.idFieldName,
+            modificationDateFieldName: plugin.modificationDateFieldName ?? target.modificationDateFieldName,
+            keys: target.extraKeys
+        )
+        return (plugin, custom)
+    }
+
+    private static func making<Plugin>(_ syncName: String, _ implName: String, _ make: () throws -> Plugin) throws
+        -> Plugin
+    {
+        do {
+            return try make()
+        } catch let error as SyncEngineError {
+            throw error
+        } catch {
+            throw SyncEngineError.invalidTarget(syncName, "the plug-in '\(implName)' refused this sync: \(error)")
+        }
+    }
+}
