@@ -7,6 +7,7 @@
 #   scripts/bench-bulk.sh 10000                   # one size
 #   scripts/bench-bulk.sh 100000 1000000          # the issue's sizes (1M takes a while and ~GBs of disk)
 #   scripts/bench-bulk.sh --no-build 10000        # use the existing release build
+#   scripts/bench-bulk.sh --sync-up-max 100000 100000 1000000   # sync up rows only up to 100k
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +20,8 @@ while [[ $# -gt 0 ]]; do
         --no-build) build=0; shift ;;
         --debug) bin_config=debug; shift ;;
         --keep|--json) args+=("$1"); shift ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        --sync-up-max) args+=("$1" "$2"); shift 2 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         [0-9]*) args+=("$1"); shift ;;
         *) echo "bench-bulk.sh: unknown option '$1'" >&2; exit 2 ;;
     esac

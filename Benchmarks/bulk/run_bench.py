@@ -89,7 +89,7 @@ def measured(command: list[str], env: dict) -> dict:
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024}
 
 
-def run_size(syncrun: Path, count: int, keep: bool) -> list[dict]:
+def run_size(syncrun: Path, count: int, keep: bool, sync_up_max: int | None = None) -> list[dict]:
     directory = Path(tempfile.mkdtemp(prefix=f"bench-bulk-{count}-"))
     try:
         data = directory / "org"
@@ -111,6 +111,8 @@ def run_size(syncrun: Path, count: int, keep: bool) -> list[dict]:
                 figures = measured(base + ["--only", f"down_{api}"], env)
                 rows.append({"size": count, "operation": "sync down", "api": api, **figures})
             for api, soup in (("rest", "viaRest"), ("bulk", "viaBulk")):
+                if sync_up_max is not None and count > sync_up_max:
+                    break  # sync down only at this size (--sync-up-max)
                 subprocess.run(
                     [str(syncrun), "store", "mark", soup, "--updated", "--set", "Description=changed by the bench",
                      "--config", str(directory), "--store", str(directory / "store.db")],
@@ -133,11 +135,15 @@ def main() -> int:
     parser.add_argument("--bin-dir", required=True, help="directory holding the syncrun executable")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directories")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON lines")
+    parser.add_argument(
+        "--sync-up-max", type=int, default=None,
+        help="measure sync up only at sizes up to N (the 1M size is a sync-down measurement)",
+    )
     arguments = parser.parse_args()
     syncrun = Path(arguments.bin_dir) / "syncrun"
     rows = []
     for size in arguments.sizes:
-        rows += run_size(syncrun, size, arguments.keep)
+        rows += run_size(syncrun, size, arguments.keep, arguments.sync_up_max)
     if arguments.json:
         for row in rows:
             print(json.dumps(row))
