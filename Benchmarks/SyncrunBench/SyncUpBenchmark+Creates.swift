@@ -20,8 +20,15 @@ extension SyncUpBenchmark {
         let base = Workspace(root: work.appendingPathComponent("base-create", isDirectory: true))
         try makeCreateState(in: base)
         var rows: [SyncUpMeasurement] = []
-        let copy = try base.copy(to: work.appendingPathComponent("create-collection", isDirectory: true))
-        rows.append(try await measureSyncrunCreates(in: copy, executable: executable))
+        var notes: [String] = []
+        for api in [SyncAPI.rest, .auto] {
+            let copy = try base.copy(to: work.appendingPathComponent("create-collection-\(api)", isDirectory: true))
+            do {
+                rows.append(try await measureSyncrunCreates(api: api, in: copy, executable: executable))
+            } catch let error as BenchmarkError where api == .auto {
+                notes.append("note: the api auto row failed: \(error)")
+            }
+        }
         if let createBaseline {
             let name = "python collections script, POST 200 per call"
             let copy = try base.copy(to: work.appendingPathComponent("create-python", isDirectory: true))
@@ -35,7 +42,8 @@ extension SyncUpBenchmark {
             try verifyCreates(copy, store: try SoupStore(path: copy.store.path), row: name, measurement: &row)
             rows.append(row)
         }
-        return SyncUpMeasurement.table(rows, records: records, operation: .create)
+        return ([SyncUpMeasurement.table(rows, records: records, operation: .create)] + notes)
+            .joined(separator: "\n")
     }
 
     /// An empty org, and a store whose soup holds N locally created Accounts.
@@ -85,13 +93,17 @@ extension SyncUpBenchmark {
         try store.checkpoint()
     }
 
-    private func measureSyncrunCreates(in workspace: Workspace, executable: URL) async throws -> SyncUpMeasurement {
-        let name = "syncrun syncUp, collection target"
+    private func measureSyncrunCreates(api: SyncAPI, in workspace: Workspace, executable: URL) async throws
+        -> SyncUpMeasurement
+    {
+        let name = Self.collectionRowName(api)
+        var target = SyncUpTarget(kind: .collection)
+        target.api = api
         let definition = SyncDefinition(
             name: "accountsCreate",
             type: .syncUp,
             soupName: Self.soup,
-            target: .up(SyncUpTarget(kind: .collection)),
+            target: .up(target),
             options: SyncOptions(fieldlist: Self.createFields, mergeMode: .overwrite)
         )
         let store = try SoupStore(path: workspace.store.path)
