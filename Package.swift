@@ -191,7 +191,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SoupStoreTests",
-            dependencies: ["SoupStore", "SyncrunTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "JSONCore", "SoupStore", "SyncrunTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "SyncLedgerTests", dependencies: ["SyncLedger", "SoupStore", "SyncrunTestSupport"]),
         .testTarget(

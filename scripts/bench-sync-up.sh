@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The sync-up benchmark in one run: release builds, then sync up of N locally updated Accounts with
-# the collection target, the single target, and the Python baseline (simple-salesforce, one
-# Account.update per record), each against its own `syncrun org serve`. Prints one table.
+# the collection target, the single target and the Python baselines (simple-salesforce, one
+# Account.update per record; a collections script, PATCH 200 per call), then sync up of N locally
+# created Accounts with the collection target and the Python create baseline (POST 200 per call,
+# ids written back), each against its own `syncrun org serve`. Prints two tables.
 # See Benchmarks/sync-up/README.md.
 #
-#   scripts/bench-sync-up.sh                  # 10,000 records
+#   scripts/bench-sync-up.sh                     # 10,000 records
 #   scripts/bench-sync-up.sh --records 50000
-#   scripts/bench-sync-up.sh --quick          # 1,000 records (CI smoke)
-#   scripts/bench-sync-up.sh --no-build       # use the existing .build/release binaries
+#   scripts/bench-sync-up.sh --quick             # 1,000 records (CI smoke)
+#   scripts/bench-sync-up.sh --no-build          # use the existing .build/release binaries
+#   scripts/bench-sync-up.sh --collections-only  # skip the one-record-per-call rows
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,7 +26,9 @@ while [[ $# -gt 0 ]]; do
         --records=*) records="${1#*=}"; shift ;;
         --quick) records=1000; shift ;;
         --keep) extra+=("--keep"); shift ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        --collections-only) extra+=("--collections-only"); shift ;;
+        --skip-creates) extra+=("--skip-creates"); shift ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "bench-sync-up.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done
@@ -41,4 +46,6 @@ if ! python3 -c 'import simple_salesforce' 2>/dev/null; then
 fi
 
 exec "$bin/syncrun-bench" sync-up --records "$records" --syncrun "$bin/syncrun" \
-    --baseline Benchmarks/sync-up/baseline.py --python python3 "${extra[@]}"
+    --baseline Benchmarks/sync-up/baseline.py \
+    --collections-baseline Benchmarks/sync-up/collections_baseline.py \
+    --create-baseline Benchmarks/sync-up/create_baseline.py --python python3 "${extra[@]}"

@@ -9,11 +9,15 @@ import SyncEngine
 
 /// `syncrun-bench sync-up`: sync up of N locally updated Accounts, with the `collection` target
 /// (200 records per call) and the `single` target (one call per record), and optionally the
-/// Python baseline (simple-salesforce, one `Account.update` per record), each on its own copy of
-/// the same state. Prints one table.
+/// Python baselines (simple-salesforce, one `Account.update` per record; and a short script that
+/// PATCHes sObject Collections 200 at a time), each on its own copy of the same state; then sync
+/// up of N locally created Accounts with the `collection` target, and optionally the Python create
+/// baseline (POST sObject Collections 200 at a time, ids written back). Prints one table each.
 ///
 /// ```sh
-/// syncrun-bench sync-up --records 10000 --baseline Benchmarks/sync-up/baseline.py
+/// syncrun-bench sync-up --records 10000 --baseline Benchmarks/sync-up/baseline.py \
+///     --collections-baseline Benchmarks/sync-up/collections_baseline.py \
+///     --create-baseline Benchmarks/sync-up/create_baseline.py
 /// ```
 ///
 /// The state is made once, untimed: `seed-accounts` writes N Accounts into a local org, a sync
@@ -38,17 +42,38 @@ struct SyncUpBenchmark: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The Python baseline script to run as a third row.", valueName: "file"))
     var baseline: String?
 
-    @Option(help: "The Python interpreter for --baseline.") var python = "python3"
+    @Option(
+        help: ArgumentHelp(
+            "The Python collections baseline (PATCH 200 records per call) to run as a fourth row.",
+            valueName: "file"
+        )
+    )
+    var collectionsBaseline: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The Python create baseline (POST 200 new records per call, ids written back) for the create table.",
+            valueName: "file"
+        )
+    )
+    var createBaseline: String?
+
+    @Option(help: "The Python interpreter for the baselines.") var python = "python3"
+
+    @Flag(help: "Skip the one-record-per-call rows (single target, Account.update per record).")
+    var collectionsOnly = false
+
+    @Flag(help: "Skip the create table.") var skipCreates = false
 
     @Flag(help: "Keep the temp directory (org copies, stores, request logs).") var keep = false
 
     /// The new value every record gets, and the fields sync up sends (the same for the baseline).
     static let newPhone = "+1 (650) 555-0199"
     static let fields = ["Name", "Phone"]
-    private static let soup = "accounts"
+    static let soup = "accounts"
     private static let soql =
         "SELECT Id, Name, Industry, Phone, Website, BillingCity, BillingCountry, NumberOfEmployees, AnnualRevenue, LastModifiedDate FROM Account"
-    private static let logger = Logger(label: "syncrun-bench", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let logger = Logger(label: "syncrun-bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
     func validate() throws {
         guard records >= 1 else { throw ValidationError("--records must be at least 1") }
@@ -73,15 +98,47 @@ struct SyncUpBenchmark: AsyncParsableCommand {
         try await makeState(in: base, executable: executable)
 
         var rows: [SyncUpMeasurement] = []
-        for kind in [SyncUpTargetKind.collection, .single] {
-            let copy = try base.copy(to: work.appendingPathComponent("\(kind)", isDirectory: true))
-            rows.append(try await measureSyncrun(kind, in: copy, executable: executable))
+        var notes: [String] = []
+        let variants: [(SyncUpTargetKind, SyncAPI)] =
+            collectionsOnly
+            ? [(.collection, .rest), (.collection, .auto)]
+            : [(.collection, .rest), (.collection, .auto), (.single, .auto)]
+        for (kind, api) in variants {
+            let copy = try base.copy(to: work.appendingPathComponent("\(kind)-\(api)", isDirectory: true))
+            do {
+                rows.append(try await measureSyncrun(kind, api: api, in: copy, executable: executable))
+            } catch let error as BenchmarkError where api == .auto && kind == .collection {
+                notes.append("note: the api auto row failed: \(error)")
+            }
         }
-        if let baseline {
+        if let baseline, !collectionsOnly {
             let copy = try base.copy(to: work.appendingPathComponent("python", isDirectory: true))
-            rows.append(try await measureBaseline(script: baseline, in: copy, executable: executable))
+            rows.append(
+                try await measureBaseline(
+                    script: baseline,
+                    name: "python simple-salesforce, Account.update per record",
+                    in: copy,
+                    executable: executable
+                )
+            )
         }
-        print(SyncUpMeasurement.table(rows, records: records))
+        if let collectionsBaseline {
+            let copy = try base.copy(to: work.appendingPathComponent("python-collections", isDirectory: true))
+            rows.append(
+                try await measureBaseline(
+                    script: collectionsBaseline,
+                    name: "python collections script, PATCH 200 per call",
+                    in: copy,
+                    executable: executable
+                )
+            )
+        }
+        print(SyncUpMeasurement.table(rows, records: records, operation: .update))
+        for note in notes { print(note) }
+        if !skipCreates {
+            print("")
+            print(try await measureCreates(in: work, executable: executable))
+        }
     }
 
     // MARK: The state
@@ -126,15 +183,17 @@ struct SyncUpBenchmark: AsyncParsableCommand {
 
     // MARK: The rows
 
-    private func measureSyncrun(_ kind: SyncUpTargetKind, in workspace: Workspace, executable: URL) async throws
-        -> SyncUpMeasurement
+    private func measureSyncrun(_ kind: SyncUpTargetKind, api: SyncAPI, in workspace: Workspace, executable: URL)
+        async throws -> SyncUpMeasurement
     {
-        let name = kind == .collection ? "syncrun syncUp, collection target" : "syncrun syncUp, single target"
+        let name = kind == .collection ? Self.collectionRowName(api) : "syncrun syncUp, single target"
+        var target = SyncUpTarget(kind: kind)
+        target.api = api
         let definition = SyncDefinition(
             name: "accountsUp",
             type: .syncUp,
             soupName: Self.soup,
-            target: .up(SyncUpTarget(kind: kind)),
+            target: .up(target),
             options: SyncOptions(fieldlist: Self.fields, mergeMode: .overwrite)
         )
         let store = try SoupStore(path: workspace.store.path)
@@ -173,11 +232,25 @@ struct SyncUpBenchmark: AsyncParsableCommand {
         return measurement
     }
 
-    private func measureBaseline(script: String, in workspace: Workspace, executable: URL) async throws
-        -> SyncUpMeasurement
+    private func measureBaseline(script: String, name: String, in workspace: Workspace, executable: URL)
+        async throws -> SyncUpMeasurement
     {
-        let name = "python simple-salesforce, Account.update per record"
-        var measurement = try await OrgServeProcess.withRunning(
+        var measurement = try await runBaseline(
+            script: script,
+            name: name,
+            fields: Self.fields,
+            in: workspace,
+            executable: executable
+        )
+        try verify(workspace, store: try SoupStore(path: workspace.store.path), row: name, measurement: &measurement)
+        return measurement
+    }
+
+    /// Runs a Python baseline on `workspace` against its own org and checks that it sent every record.
+    func runBaseline(script: String, name: String, fields: [String], in workspace: Workspace, executable: URL)
+        async throws -> SyncUpMeasurement
+    {
+        try await OrgServeProcess.withRunning(
             executable,
             data: workspace.org,
             requestLog: workspace.requestLog
@@ -186,12 +259,12 @@ struct SyncUpBenchmark: AsyncParsableCommand {
                 python: python,
                 arguments: [
                     script, "--url", org.url, "--token", org.accessToken, "--db", workspace.store.path,
-                    "--soup", Self.soup, "--fields", Self.fields.joined(separator: ","),
+                    "--soup", Self.soup, "--fields", fields.joined(separator: ","),
                 ],
                 errorLog: workspace.root.appendingPathComponent("baseline.err")
             )
             guard report.records == records, report.failed == 0 else {
-                throw BenchmarkError("\(name): updated \(report.records) of \(records), \(report.failed) failed")
+                throw BenchmarkError("\(name): sent \(report.records) of \(records), \(report.failed) failed")
             }
             return SyncUpMeasurement(
                 name: name,
@@ -201,8 +274,6 @@ struct SyncUpBenchmark: AsyncParsableCommand {
                 peakRSSKiB: report.maxrssKiB
             )
         }
-        try verify(workspace, store: try SoupStore(path: workspace.store.path), row: name, measurement: &measurement)
-        return measurement
     }
 
     /// Checks the outcome of a row (the org is stopped): every Account has the new phone and no
@@ -223,11 +294,25 @@ struct SyncUpBenchmark: AsyncParsableCommand {
                     + "\(dirty) entries are still __local__ (kept with --keep: \(workspace.root.path))"
             )
         }
+        try Self.countRequests(workspace, into: &measurement)
+    }
+
+    /// Counts the row's write requests and all its requests in the org's request log.
+    static func countRequests(_ workspace: Workspace, into measurement: inout SyncUpMeasurement) throws {
         let entries = try String(contentsOf: workspace.requestLog, encoding: .utf8)
             .split(separator: "\n")
             .map { try JSONDecoder().decode(RequestLogEntry.self, from: Data($0.utf8)) }
         measurement.writeRequests = entries.count(where: Self.isWrite)
         measurement.requests = entries.count
+    }
+
+    /// The name of a collection-target row: `api rest` sends sObject Collections calls of 200
+    /// records whatever the count; `api auto` (the default) goes through Bulk API 2.0 ingest jobs
+    /// from `bulkThreshold` (10,000) dirty records on.
+    static func collectionRowName(_ api: SyncAPI) -> String {
+        api == .rest
+            ? "syncrun syncUp, collection target, api rest"
+            : "syncrun syncUp, collection target, api auto (bulk from 10k)"
     }
 
     /// Whether a request changes records: PATCH and DELETE, and POST except the sObject Collections
@@ -247,7 +332,7 @@ struct SyncUpBenchmark: AsyncParsableCommand {
     }
 
     /// Runs `body` with an engine on `store` talking to `org`.
-    private func withEngine<T>(
+    func withEngine<T>(
         _ org: OrgServeProcess,
         store: SoupStore,
         _ body: (SyncEngine) async throws -> T
@@ -260,7 +345,7 @@ struct SyncUpBenchmark: AsyncParsableCommand {
 }
 
 /// The org directory, store file and request log of one row.
-private struct Workspace {
+struct Workspace {
     let root: URL
     var org: URL { root.appendingPathComponent("org", isDirectory: true) }
     var store: URL { root.appendingPathComponent("store.sqlite") }
@@ -274,7 +359,7 @@ private struct Workspace {
 }
 
 /// What the Python baseline prints as its last line.
-private struct BaselineReport: Decodable {
+struct BaselineReport: Decodable {
     var records: Int
     var failed: Int
     var wall: Double

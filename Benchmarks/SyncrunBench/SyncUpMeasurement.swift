@@ -19,9 +19,17 @@ struct SyncUpMeasurement: Sendable {
 
     var recordsPerSecond: Double { wallSeconds > 0 ? Double(records) / wallSeconds : 0 }
 
+    /// What the rows sent.
+    enum Operation {
+        /// Accounts updated locally (a new `Phone`), fields `[Name, Phone]`.
+        case update
+        /// Accounts created locally (local ids), 8 fields.
+        case create
+    }
+
     /// The rows as an aligned text table, with each row's speed relative to the last row whose
     /// name starts with `python` (the baseline), when there is one.
-    static func table(_ rows: [SyncUpMeasurement], records: Int) -> String {
+    static func table(_ rows: [SyncUpMeasurement], records: Int, operation: Operation = .update) -> String {
         let baseline = rows.last(where: { $0.name.hasPrefix("python") })
         let headers = [
             "row", "records", "wall s", "records/s", "CPU us/rec", "write requests", "all requests", "peak MB",
@@ -44,12 +52,17 @@ struct SyncUpMeasurement: Sendable {
                 .joined(separator: " | ")
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-")
+        let what =
+            switch operation {
+            case .update: "\(records) Accounts updated locally (Phone), fields [Name, Phone]"
+            case .create: "\(records) Accounts created locally (local ids), 8 fields, org without Accounts"
+            }
         let title = """
-            sync-up benchmark: \(records) Accounts updated locally (Phone), fields [Name, Phone], mergeMode \
-            OVERWRITE, org = 'syncrun org serve' in its own process on loopback HTTP; wall, CPU (user + system) and \
+            sync-up benchmark: \(what), mergeMode OVERWRITE, org = 'syncrun org serve' in its own process \
+            on loopback HTTP; wall, CPU (user + system) and \
             peak RSS are the client process's own, over the sync up alone; requests are counted in the org's \
             request log (write = POST/PATCH/DELETE but the collection retrieves that read back LastModifiedDate); \
-            'vs python' = python wall / row wall
+            'vs python' = wall of the last python row / row wall
             """
         return ([title, render(headers), rule] + lines.map(render)).joined(separator: "\n")
     }

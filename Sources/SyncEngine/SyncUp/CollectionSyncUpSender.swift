@@ -7,6 +7,8 @@ import OrgClient
 struct CollectionSyncUpSender: Sendable {
     let org: any OrgClient
     let plan: SyncUpRequestPlan
+    /// The most records per call (sObject Collections take 200); longer lists are split.
+    var callSize = 200
 
     /// Sends `records` (each to create, update or delete) and returns each one's outcome.
     ///
@@ -40,7 +42,7 @@ struct CollectionSyncUpSender: Sendable {
             }
         }
         var recreate: [Int64] = []
-        for (item, result) in try await call(updates, .update(updates.map(\.1))) {
+        for (item, result) in try await call(updates, { .update($0) }) {
             if let result, result.isSuccess {
                 outcomes[item.0] = .updated(id: item.1.id ?? result.id ?? "")
             } else if let result, SyncUpRequestPlan.isNotFound(result.errors) {
@@ -54,15 +56,21 @@ struct CollectionSyncUpSender: Sendable {
         return outcomes
     }
 
-    /// Runs one collection call for `items`; the results are matched by position (`nil` when the
-    /// server returned fewer results than records).
+    /// Runs the collection calls for `items`, `callSize` records each; the results are matched by
+    /// position (`nil` when the server returned fewer results than records).
     private func call(
         _ items: [(Int64, SObjectRecord)],
-        _ operation: @autoclosure () -> CollectionOperation
+        _ operation: ([SObjectRecord]) -> CollectionOperation
     ) async throws -> [((Int64, SObjectRecord), CollectionResult?)] {
-        guard !items.isEmpty else { return [] }
-        let results = try await org.collection(operation(), allOrNone: false)
-        return items.enumerated().map { index, item in (item, index < results.count ? results[index] : nil) }
+        var matched: [((Int64, SObjectRecord), CollectionResult?)] = []
+        for start in stride(from: 0, to: items.count, by: max(callSize, 1)) {
+            let chunk = items[start..<min(start + max(callSize, 1), items.count)]
+            let results = try await org.collection(operation(chunk.map(\.1)), allOrNone: false)
+            for (index, item) in chunk.enumerated() {
+                matched.append((item, index < results.count ? results[index] : nil))
+            }
+        }
+        return matched
     }
 
     /// Creates or upserts `items`: success gives the new id, a refusal goes to `__last_error__`.
@@ -71,7 +79,7 @@ struct CollectionSyncUpSender: Sendable {
         into outcomes: inout [Int64: SyncUpOutcome],
         _ operation: ([SObjectRecord]) -> CollectionOperation
     ) async throws {
-        for (item, result) in try await call(items, operation(items.map(\.1))) {
+        for (item, result) in try await call(items, operation) {
             if let result, result.isSuccess, let id = result.id {
                 outcomes[item.0] = .created(id: id)
             } else {
@@ -81,7 +89,13 @@ struct CollectionSyncUpSender: Sendable {
     }
 
     private func deleteAll(_ deletes: [(Int64, String)], into outcomes: inout [Int64: SyncUpOutcome]) async throws {
-        guard !deletes.isEmpty else { return }
+        for start in stride(from: 0, to: deletes.count, by: max(callSize, 1)) {
+            let chunk = Array(deletes[start..<min(start + max(callSize, 1), deletes.count)])
+            try await delete(chunk, into: &outcomes)
+        }
+    }
+
+    private func delete(_ deletes: [(Int64, String)], into outcomes: inout [Int64: SyncUpOutcome]) async throws {
         let results = try await org.collection(.delete(ids: deletes.map(\.1)), allOrNone: false)
         for (index, item) in deletes.enumerated() {
             let result = index < results.count ? results[index] : nil

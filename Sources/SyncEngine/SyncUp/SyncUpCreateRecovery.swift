@@ -93,12 +93,16 @@ package struct SyncUpCreateRecovery: Sendable {
                 let current: [String: OrgValue]
                 if case .create(_, let fields) = plan.request(for: record) { current = fields } else { current = [:] }
                 record.fields[plan.idFieldName] = .string(candidate.id)
+                record.unsavedMembers.insert(plan.idFieldName)
                 if Self.matches(current, sent: intent.fields), current.count == intent.fields.count {
                     outcomes[record.entryID] = .created(id: candidate.id)
                 } else {
                     record.fields[plan.modificationDateFieldName] = candidate.modified.map(OrgValue.string) ?? .null
                     record.fields[ControlFields.locallyCreated] = .bool(false)
                     record.fields[ControlFields.locallyUpdated] = .bool(true)
+                    record.unsavedMembers.formUnion([
+                        plan.modificationDateFieldName, ControlFields.locallyCreated, ControlFields.locallyUpdated,
+                    ])
                     record.action = .update
                 }
                 records[index] = record

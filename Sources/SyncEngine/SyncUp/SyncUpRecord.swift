@@ -1,3 +1,4 @@
+import JSONCore
 import OrgClient
 import SOQL
 import SoupStore
@@ -37,20 +38,30 @@ struct SyncUpRecord: Sendable, Hashable {
     /// The sObject type to use when the record has no `attributes.type` (parent-children targets
     /// know their types from the config).
     var defaultObjectType: String?
+    /// Members of `fields` changed in memory beyond what the store holds (create recovery adopting
+    /// a server id): write-back stores them with the outcome.
+    var unsavedMembers: Set<String> = []
 
     /// Reads `entry`; `dirtyWithoutOperationIsUpdate` chooses the batch/collection reading of
     /// "dirty without operation" (an update) over the single-record one (nothing).
+    ///
+    /// With `members`, only those top-level members are read into `fields` (the others are
+    /// skipped, not built): the record is then not the whole document, and write-back must
+    /// patch the stored one (``SyncUpWriteBack/patchesUnchangedEntries``).
     init(
         entry: SoupEntry,
         idFieldName: String,
         modificationDateFieldName: String,
         dirtyWithoutOperationIsUpdate: Bool,
-        defaultObjectType: String? = nil
+        defaultObjectType: String? = nil,
+        members: Set<String>? = nil
     ) throws {
         self.defaultObjectType = defaultObjectType
         self.entryID = entry.entryID
         self.storedLastModified = entry.lastModified
-        self.fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
+        self.fields =
+            try members.flatMap { Self.members(of: entry.json, keeping: $0) }
+            ?? OrgValue(parsing: entry.json).objectValue ?? [:]
         self.idFieldName = idFieldName
         self.modificationDateFieldName = modificationDateFieldName
         let deleted = Self.flag(fields[ControlFields.locallyDeleted])
@@ -107,6 +118,48 @@ struct SyncUpRecord: Sendable, Hashable {
     }
 
     static func isLocalID(_ id: String) -> Bool { id.hasPrefix(ControlFields.localIDPrefix) }
+
+    /// The top-level members a sync up reads of each dirty entry: the control flags, the id,
+    /// modification date and type, the intents, and the first segment of every field `plan` sends.
+    static func members(for plan: SyncUpRequestPlan) -> Set<String> {
+        var members: Set<String> = [
+            ControlFields.local, ControlFields.locallyCreated, ControlFields.locallyUpdated,
+            ControlFields.locallyDeleted, "attributes", plan.idFieldName, plan.modificationDateFieldName,
+            SyncUpCreateIntent.field, SyncUpUpdateIntent.field,
+        ]
+        for path in plan.createFields + plan.updateFields + (plan.externalIDField.map { [$0] } ?? []) {
+            members.insert(String(path.split(separator: ".", omittingEmptySubsequences: false).first ?? ""))
+        }
+        return members
+    }
+
+    /// The members of the JSON object `json` named in `keep`, reading the others past without
+    /// building them; `nil` when `json` is not a well-formed object (read it whole for the error).
+    static func members(of json: String, keeping keep: Set<String>) -> [String: OrgValue]? {
+        var text = json
+        return text.withUTF8 { bytes -> [String: OrgValue]? in
+            var reader = JSONReader(bytes: bytes)
+            guard (try? reader.next()) == .objectStart else { return nil }
+            var fields: [String: OrgValue] = [:]
+            fields.reserveCapacity(keep.count)
+            do {
+                while let token = try reader.next() {
+                    switch token {
+                    case .key(let key):
+                        let name = reader.string(key)
+                        if keep.contains(name) { fields[name] = try reader.readValue() } else { try reader.skipValue() }
+                    case .objectEnd:
+                        return try reader.next() == nil ? fields : nil
+                    default:
+                        return nil
+                    }
+                }
+            } catch {
+                return nil
+            }
+            return nil
+        }
+    }
 
     /// Lenient flag reading: `true`, `"true"` (any case), `1` and `"1"` are set (§2.2).
     static func flag(_ value: OrgValue?) -> Bool {

@@ -125,7 +125,9 @@ struct SyncUpRunner: Sendable {
         let selected = progress.selected(total)
         _ = try await store.write { try $0.updateSyncState(selected) }
         let ingest = Self.ingestClient(for: target, dirty: total, org: org)
-        let batchSize = ingest != nil ? Self.ingestBatchSize : target.kind == .collection ? target.maxBatchSize : 200
+        let batchSize =
+            ingest != nil ? Self.ingestBatchSize : target.kind == .collection ? Self.collectionPageSize : 200
+        let members = SyncUpRecord.members(for: plan)
         let custom = try customSender(for: definition, target: target, plan: plan)
         var after: Int64 = 0
         while true {
@@ -134,12 +136,15 @@ struct SyncUpRunner: Sendable {
             let entries = try await store.read { try $0.dirtyEntries(in: soup, afterEntryID: cursor, limit: batchSize) }
             guard let last = entries.last else { return false }
             after = last.entryID
+            // Endpoint targets and plug-ins get whole records; the others read only the members they
+            // use, and write-back patches the stored documents.
             let batch = try entries.map {
                 try SyncUpRecord(
                     entry: $0,
                     idFieldName: target.idFieldName,
                     modificationDateFieldName: target.modificationDateFieldName,
-                    dirtyWithoutOperationIsUpdate: target.kind != .single
+                    dirtyWithoutOperationIsUpdate: target.kind != .single,
+                    members: target.endpoint == nil && custom == nil ? members : nil
                 )
             }
             if let custom {
@@ -169,6 +174,11 @@ struct SyncUpRunner: Sendable {
 
     /// The records per ingest job of a sync up through Bulk API 2.0.
     static let ingestBatchSize = 10_000
+
+    /// The dirty records read, checked, sent and written back together by the collection target:
+    /// as many as one collection retrieve takes, so the conflict check and the read-back cost one
+    /// call per page while the writes go `maxBatchSize` (≤ 200) per call.
+    static let collectionPageSize = 2000
 
     /// The client to send through Bulk API 2.0 ingest jobs, when this sync up should: a collection
     /// or batch target whose `api` is `bulk`, or `auto` with at least `bulkThreshold` dirty records,
@@ -225,7 +235,7 @@ struct SyncUpRunner: Sendable {
                 if let ingest {
                     sent = try await IngestSyncUpSender(org: ingest, plan: plan).send(toSend)
                 } else {
-                    sent = try await CollectionSyncUpSender(org: org, plan: plan).send(toSend)
+                    sent = try await CollectionSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
                 }
             case .batch: sent = try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
             case .single: sent = try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
@@ -246,7 +256,8 @@ struct SyncUpRunner: Sendable {
         let writeBack = SyncUpWriteBack(
             soupName: state.soupName,
             idFieldName: plan.idFieldName,
-            modificationDateFieldName: plan.modificationDateFieldName
+            modificationDateFieldName: plan.modificationDateFieldName,
+            patchesUnchangedEntries: true
         )
         try await store.write { [batch, outcomes] writer in
             try writeBack.apply(batch, outcomes: outcomes, serverDates: dates, writer: writer)
@@ -322,9 +333,10 @@ struct SyncUpRunner: Sendable {
         }
     }
 
-    /// Writes each intent into its entry's `field`, in one transaction and one set-based upsert;
-    /// returns the new `_soupLastModifiedDate` of the entries the app had not edited since they
-    /// were read (`read`), so write-back still tells the app's edits apart.
+    /// Writes each intent into its entry's `field`, in one transaction and one set-based statement
+    /// (the stored documents are rewritten by SQLite, not parsed here); returns the new
+    /// `_soupLastModifiedDate` of the entries the app had not edited since they were read (`read`),
+    /// so write-back still tells the app's edits apart.
     static func writeIntents(
         _ intents: [Int64: SyncUpCreateIntent],
         field: String,
@@ -333,21 +345,10 @@ struct SyncUpRunner: Sendable {
         store: SoupStore
     ) async throws -> [Int64: Int64] {
         try await store.write { writer -> [Int64: Int64] in
-            var documents: [String] = []
-            var untouched: [Int64] = []
-            for (entryID, intent) in intents.sorted(by: { $0.key < $1.key }) {
-                guard let entry = try writer.reader.entry(entryID, in: soup) else { continue }
-                var fields = try OrgValue(parsing: entry.json).objectValue ?? [:]
-                fields[field] = intent.value
-                fields["_soupEntryId"] = .integer(entryID)
-                documents.append(OrgValue.object(fields).jsonText)
-                if entry.lastModified == read[entryID] { untouched.append(entryID) }
-            }
-            guard !documents.isEmpty else { return [:] }
-            _ = try writer.upsert(entries: "[" + documents.joined(separator: ",") + "]", into: soup)
+            let written = try writer.setMember(field, to: intents.mapValues(\.value), in: soup)
             var stamps: [Int64: Int64] = [:]
-            for entryID in untouched {
-                if let written = try writer.reader.entry(entryID, in: soup) { stamps[entryID] = written.lastModified }
+            for (entryID, previous) in written.previousLastModified where previous == read[entryID] {
+                stamps[entryID] = written.lastModified
             }
             return stamps
         }

@@ -17,11 +17,11 @@ struct CollectionSyncUpTests {
             let writes = try harness.writeRequests()
             let creates = writes.filter { $0.method == "POST" && $0.path.hasSuffix("/composite/sobjects") }
             #expect(creates.count == 3)
-            // One read-back retrieve per batch, and nothing else.
+            // One read-back retrieve per page of 2,000 dirty records, and nothing else.
             let readBacks = writes.filter { $0.path.hasSuffix("/composite/sobjects/Account") }
-            #expect(readBacks.count == 3)
-            #expect(writes.count == 6)
-            #expect(summary.requests == 6)
+            #expect(readBacks.count == 1)
+            #expect(writes.count == 4)
+            #expect(summary.requests == 4)
             #expect(try harness.storedCount() == 450)
             #expect(try await harness.store.read { try $0.dirtyEntryCount(in: "accounts") } == 0)
         }

@@ -22,6 +22,29 @@ struct IngestSyncUpTests {
         return definition
     }
 
+    /// Creates without an external id go through sObject Collections even when the batch goes
+    /// through Bulk: a batch of more than 200 of them is split into calls of 200 (it used to be
+    /// sent as one call, which the org refuses).
+    @Test func moreThanTwoHundredCreatesBesideAJobAreSentTwoHundredPerCall() async throws {
+        try await EngineHarness.withSyncUp { harness in
+            for index in 1...450 { try harness.createLocally(["Name": .string("Bulk \(index)")]) }
+            var definition = UpDefinitions.accounts()
+            if case .up(var target) = definition.target {
+                target.api = .bulk
+                definition.target = .up(target)
+            }
+
+            let summary = try await harness.engine().syncUp(definition)
+
+            #expect(summary.status == .done && summary.created == 450 && summary.failed == 0)
+            let creates = try harness.writeRequests().filter {
+                $0.method == "POST" && $0.path.hasSuffix("/composite/sobjects")
+            }
+            #expect(creates.count == 3)
+            #expect(try await harness.store.read { try $0.dirtyEntryCount(in: "accounts") } == 0)
+        }
+    }
+
     @Test func anUpsertJobLeavesFailingRowsLocalAndCleansTheOthersWithTheirServerIDs() async throws {
         try await EngineHarness.withSyncUp { harness in
             var good: [Int64] = []

@@ -1,0 +1,90 @@
+import Foundation
+import JSONCore
+import SoupStore
+import SyncrunTestSupport
+import Testing
+
+/// `SoupWriter.patchEntries` and `setMember`: set-based rewrites of some members of stored documents.
+struct EntryPatchTests {
+    private static func document(_ entry: SoupEntry?) throws -> [String: Any] {
+        let json = try #require(entry?.json)
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    }
+
+    @Test func patchMergesMembersAndRecomputesTheirIndexColumns() throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        try store.write {
+            _ = try $0.upsert(
+                entries: TestFixtures.accountRecords(0..<3, extra: #","__local__":true"#),
+                into: "accounts"
+            )
+        }
+        let before = try store.read { try $0.entries(withIDs: [1, 2, 3], in: "accounts") }
+        #expect(before.map(\.entryID) == [1, 2, 3])
+
+        let result = try store.write { writer in
+            try writer.patchEntries(
+                [
+                    1: ["Id": .string("001NEW"), "__local__": .bool(false), "Industry": .null],
+                    3: ["Name": .string("Renamed Holdings")],
+                    99: ["Name": .string("nobody")],
+                ],
+                in: "accounts"
+            )
+        }
+
+        #expect(result.previousLastModified == [1: before[0].lastModified, 3: before[2].lastModified])
+        let after = try store.read { try $0.entries(withIDs: [1, 2, 3, 99], in: "accounts") }
+        #expect(after.map(\.entryID) == [1, 2, 3])
+        let first = try Self.document(after.first)
+        #expect(first["Id"] as? String == "001NEW")
+        #expect(first["__local__"] as? Bool == false)
+        #expect(first["Industry"] == nil)
+        #expect(first["Name"] as? String == "Account 0")  // members outside the patch are kept
+        #expect((first["_soupLastModifiedDate"] as? NSNumber)?.int64Value == result.lastModified)
+        #expect(after[0].lastModified == result.lastModified)
+        #expect(after[1] == before[1])  // not patched: not rewritten
+        // The index columns follow the documents.
+        let byID = try store.read { try $0.entries(in: "accounts", wherePath: "Id", isIn: ["001NEW"]) }
+        #expect(byID.map(\.entryID) == [1])
+        #expect(try store.read { try $0.dirtyEntries(in: "accounts") }.map(\.entryID) == [2, 3])
+        #expect(
+            try TestFixtures.sqlite3(temporary.path, "SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'Renamed'")
+                == ["3"]
+        )
+        #expect(try store.read { try $0.lastModifiedDates(of: [1, 2, 99], in: "accounts") }.count == 2)
+    }
+
+    @Test func setMemberReplacesTheWholeValueAndKeepsJSONKinds() throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        let intent = #","__syncrun_update__":{"at":1,"attempt":1,"fields":{"Name":"a","Phone":"b"}}"#
+        try store.write {
+            _ = try $0.upsert(entries: TestFixtures.accountRecords(0..<2, extra: intent), into: "accounts")
+        }
+
+        let result = try store.write { writer in
+            try writer.setMember(
+                "__syncrun_update__",
+                to: [
+                    1: ["at": .integer(2), "attempt": .integer(2), "fields": .object(["Name": .string("c")])],
+                    2: .bool(true),
+                ],
+                in: "accounts"
+            )
+        }
+
+        #expect(result.previousLastModified.keys.sorted() == [1, 2])
+        let entries = try store.read { try $0.entries(withIDs: [1, 2], in: "accounts") }
+        let first = try Self.document(entries.first)
+        let replaced = try #require(first["__syncrun_update__"] as? [String: Any])
+        #expect(replaced["attempt"] as? Int == 2)
+        #expect(replaced["fields"] as? [String: String] == ["Name": "c"])  // not merged with the old fields
+        #expect(first["Name"] as? String == "Account 0")
+        #expect(try #require(entries.last?.json).contains(#""__syncrun_update__":true"#))
+        #expect(entries.allSatisfy { $0.lastModified == result.lastModified })
+    }
+}
