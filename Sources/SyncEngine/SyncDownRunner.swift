@@ -53,8 +53,24 @@ struct SyncDownRunner: Sendable {
 
         var stopped = stop.isStopRequested
         var failure: String?
+        // Into an empty soup, the pages go in without its SQL indexes, built once at the end
+        // (docs/store.md, bulk load); a load a killed run left on the soup is finished first.
+        var bulkLoadSoup: String?
         if !stopped {
             do {
+                if let soql = fetcher as? SOQLDownFetcher {
+                    let syncID = claimed.id
+                    let isLoading = try await store.write { writer in
+                        try writer.finishBulkLoad(of: soql.soupName)
+                        return try writer.beginBulkLoad(
+                            into: soql.soupName,
+                            syncID: syncID,
+                            keyPath: soql.idFieldName,
+                            mergeMode: mergeMode
+                        )
+                    }
+                    if isLoading { bulkLoadSoup = soql.soupName }
+                }
                 try await fetcher.fetch(since: baseline, org: org, store: store) { page in
                     if stop.isStopRequested {
                         stopped = true
@@ -80,6 +96,15 @@ struct SyncDownRunner: Sendable {
                 stopped = true
             } catch {
                 failure = SyncEngineError.wrapping(error, syncName: definition.name).message
+            }
+        }
+        if let soup = bulkLoadSoup {
+            // Before the state is saved: a sync is never DONE with its soup unindexed.
+            do {
+                let merged = try await store.write { writer in try writer.finishBulkLoad(of: soup) }
+                progress.recordInserted(-merged)
+            } catch {
+                failure = failure ?? SyncEngineError.wrapping(error, syncName: definition.name).message
             }
         }
         let endedAt = registry.now
