@@ -37,6 +37,13 @@ package enum BulkLoadTables {
         )
     }
 
+    /// This machine's host name (`gethostname`, as the sync engine's locks record it; no lookup).
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The load under way into `soup`, if any.
     static func load(_ db: Database, soup: String) throws -> BulkLoad? {
         guard try db.tableExists(loads) else { return nil }
@@ -98,7 +105,7 @@ extension SoupWriter {
             sql: "INSERT INTO \(BulkLoadTables.loads) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [
                 soup, syncID, keyPath, mergeMode == .leaveIfChanged, ProcessInfo.processInfo.processIdentifier,
-                ProcessInfo.processInfo.hostName,
+                BulkLoadTables.hostName,
             ]
         )
         return true
@@ -208,7 +215,8 @@ extension SoupStore {
             return try String.fetchAll(reader.db, sql: "SELECT soup_name FROM \(BulkLoadTables.loads)")
                 .compactMap { try BulkLoadTables.load(reader.db, soup: $0) }
         }
-        let host = ProcessInfo.processInfo.hostName
+        guard !loads.isEmpty else { return }
+        let host = BulkLoadTables.hostName
         let me = ProcessInfo.processInfo.processIdentifier
         for load in loads {
             // Alive (this process included): its own run finishes it. Another host's: its sync
