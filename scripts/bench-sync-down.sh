@@ -20,7 +20,8 @@ while [[ $# -gt 0 ]]; do
         --no-build) build=0; shift ;;
         --records) args+=("--records" "$2"); shift 2 ;;
         --records=*) args+=("--records" "${1#*=}"); shift ;;
-        --quick|--full|--skip-local-org|--keep) args+=("$1"); shift ;;
+        --quick|--full|--skip-local-org|--keep|--ascending|--skip-resync|--skip-memory|--only-scale) args+=("$1"); shift ;;
+        --scale|--non-empty|--work-dir) args+=("$1" "$2"); shift 2 ;;
         --page-size) args+=("--page-size" "$2"); shift 2 ;;
         -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         *) echo "bench-sync-down.sh: unknown option '$1'" >&2; exit 2 ;;

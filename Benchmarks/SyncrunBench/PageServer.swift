@@ -13,8 +13,17 @@ import NIOCore
 /// accepted. On start it prints one JSON line, `{"url": "http://127.0.0.1:PORT", "token": "…"}`,
 /// then serves until killed.
 ///
+/// The records come as a real query ordered by `LastModifiedDate` returns them: the dates ascend,
+/// the Ids and Names are in effectively random order (a fixed pseudo-random permutation; the
+/// same on every start). `--order ascending` gives Ids and Names in ascending order too. A server
+/// can serve a part of a larger result (`--universe`, `--first`, `--every`), and `--revision R`
+/// serves changed versions of those records (a later `LastModifiedDate`, another `Industry`), to
+/// measure resyncs and syncs into a non-empty soup.
+///
 /// ```sh
 /// syncrun-bench page-server --records 100000 --page-size 2000 --port 0
+/// syncrun-bench page-server --universe 1000000 --first 900000 --records 100000   # the last 10%, new
+/// syncrun-bench page-server --universe 1000000 --every 10 --records 100000 --revision 1  # 10% changed
 /// ```
 struct PageServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,14 +34,34 @@ struct PageServerCommand: AsyncParsableCommand {
     @Option(help: "Records in the query result.") var records = 100_000
     @Option(help: "Records per page (Salesforce's default is 2000).") var pageSize = 2000
     @Option(help: "The port on 127.0.0.1; 0 picks a free one.") var port = 0
+    @Option(help: "Order of Ids and Names: random (as a real query returns them) or ascending.")
+    var order = AccountOrder.random
+    @Option(help: "Records of the whole data set the Ids are drawn from (default: --records).") var universe: Int?
+    @Option(help: "Position in the data set of the first record served.") var first = 0
+    @Option(help: "Serve every n-th record of the data set from --first.") var every = 1
+    @Option(help: "0: the records as first written; R > 0: their R-th changed version.") var revision = 0
 
     func validate() throws {
         guard records >= 0 else { throw ValidationError("--records must not be negative") }
         guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1") }
+        guard first >= 0, every >= 1, revision >= 0 else {
+            throw ValidationError("--first and --revision must not be negative, --every must be at least 1")
+        }
+        let size = universe ?? records
+        guard records == 0 || first + (records - 1) * every < size else {
+            throw ValidationError("--first, --every and --records reach past --universe")
+        }
     }
 
     func run() async throws {
-        let pages = PageSet(records: records, pageSize: pageSize)
+        let selection = AccountSelection(
+            universe: universe ?? records,
+            first: first,
+            every: every,
+            revision: revision,
+            order: order
+        )
+        let pages = PageSet(records: records, pageSize: pageSize, selection: selection)
         let app = Application(
             responder: PageResponder(pages: pages),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
@@ -61,7 +90,7 @@ struct PageSet: Sendable {
     /// The locator prefix of `nextRecordsUrl` (a query cursor id is 15 or 18 characters, `01g…`).
     static let locatorPrefix = "01gAi00000PgSrvAAA"
 
-    init(records: Int, pageSize: Int) {
+    init(records: Int, pageSize: Int, selection: AccountSelection) {
         self.records = records
         self.pageSize = pageSize
         let pageCount = max(1, (records + pageSize - 1) / pageSize)
@@ -78,7 +107,7 @@ struct PageSet: Sendable {
             text += ",\"records\":["
             for index in start..<end {
                 if index > start { text += "," }
-                AccountRecord.append(index, to: &text)
+                selection.append(index, to: &text)
             }
             text += "]}"
             total += text.utf8.count
@@ -146,18 +175,77 @@ enum AccountRecord {
         )
     }
 
-    static func append(_ index: Int, to text: inout String) {
+    /// Appends record `index` (its Id, Name and other fields) with the `LastModifiedDate` of
+    /// `modified` seconds after the base date; `revision > 0` changes its `Industry`.
+    static func append(_ index: Int, modified: Int, revision: Int = 0, to text: inout String) {
         let id = id(index)
         let number = String(format: "%06d", index)
         let (city, country) = cities[index % cities.count]
+        let industry = revision == 0 ? industries[index % industries.count] : "Changed \(revision)"
         text += "{\"attributes\":{\"type\":\"Account\",\"url\":\"/services/data/v62.0/sobjects/Account/\(id)\"},"
         text += "\"Id\":\"\(id)\",\"Name\":\"Account \(number) Holdings International\","
-        text +=
-            "\"Industry\":\"\(industries[index % industries.count])\",\"Phone\":\"+1 (415) 555-\(number.suffix(4))\","
+        text += "\"Industry\":\"\(industry)\",\"Phone\":\"+1 (415) 555-\(number.suffix(4))\","
         text += "\"Website\":\"https://www.account-\(number).example.com\",\"BillingCity\":\"\(city)\","
         text += "\"BillingCountry\":\"\(country)\",\"NumberOfEmployees\":\(index % 50_000 + 10),"
         text += "\"AnnualRevenue\":\(index % 1000 * 12_345 + 1_000_000).5,"
-        text += "\"LastModifiedDate\":\"\(lastModifiedDate(index))\"}"
+        text += "\"LastModifiedDate\":\"\(lastModifiedDate(modified))\"}"
+    }
+}
+
+/// How Ids and Names follow the (ascending) modification dates.
+enum AccountOrder: String, ExpressibleByArgument, Sendable {
+    /// Effectively random, as a query ordered by `LastModifiedDate` returns them.
+    case random
+    /// Ascending with the dates (every index insert appends).
+    case ascending
+}
+
+/// Which records of a data set of `universe` Accounts a server returns, in which order.
+///
+/// Position `p` of the data set holds record `permutation[p]` (its Id, Name and other fields) and
+/// the `LastModifiedDate` `p` seconds after the base date (`universe * revision + p` for a changed
+/// version, later than every original). The served records are positions `first`,
+/// `first + every`, … in that order, so their dates ascend as a query ordered by them returns.
+struct AccountSelection: Sendable {
+    let universe: Int
+    let first: Int
+    let every: Int
+    let revision: Int
+    private let permutation: [Int32]?
+
+    init(universe: Int, first: Int = 0, every: Int = 1, revision: Int = 0, order: AccountOrder) {
+        self.universe = universe
+        self.first = first
+        self.every = every
+        self.revision = revision
+        permutation = order == .random ? Self.shuffled(universe) : nil
+    }
+
+    /// Appends the `served`-th record this server returns.
+    func append(_ served: Int, to text: inout String) {
+        let position = first + served * every
+        let index = permutation.map { Int($0[position]) } ?? position
+        AccountRecord.append(index, modified: universe * revision + position, revision: revision, to: &text)
+    }
+
+    /// `0..<count` in a fixed pseudo-random order (Fisher-Yates over SplitMix64, seed fixed).
+    private static func shuffled(_ count: Int) -> [Int32] {
+        var values = (0..<count).map { Int32($0) }
+        var state: UInt64 = 0x5EED_0F_5EED
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var index = count - 1
+        while index > 0 {
+            let other = Int(next() % UInt64(index + 1))
+            values.swapAt(index, other)
+            index -= 1
+        }
+        return values
     }
 }
 

@@ -19,7 +19,11 @@ import SoupStore
 /// specs (`Id`, `__local__`, `__sync_id__`, `LastModifiedDate`, `Name`: one column and one SQL
 /// index each, plus the `created` and `lastModified` indexes), and each record's id in
 /// `syncrun_record_syncs`. That is the structural floor: what SQLite alone costs to store the
-/// pages where syncrun must put them, with no per-record work outside SQLite.
+/// pages where syncrun must put them, with no per-record work outside SQLite. SQLite's default
+/// pragmas (WAL, as every store) and page cache.
+///
+/// `--indexes-after` (with `--soup-shape`, a reference row) drops the soup's SQL indexes before the
+/// first page and creates them again after the last one, in the same process and clock.
 ///
 /// Prints one JSON line: records, pages, bytes, wall seconds, CPU seconds, peak RSS (KiB).
 struct FloorBenchmark: AsyncParsableCommand {
@@ -33,6 +37,8 @@ struct FloorBenchmark: AsyncParsableCommand {
     @Option(help: "The SQLite file to create (replaced if it exists).") var store: String
     @Flag(help: "Insert into a SmartStore soup with the benchmark's indexes and the record-syncs table.")
     var soupShape = false
+    @Flag(help: "With --soup-shape: create the soup's SQL indexes after the last page, not before the first.")
+    var indexesAfter = false
     @Option(help: "The query sent as q=.")
     var soql =
         "SELECT Id, Name, Industry, Phone, Website, BillingCity, BillingCountry, NumberOfEmployees, AnnualRevenue, LastModifiedDate FROM Account"
@@ -56,6 +62,7 @@ struct FloorBenchmark: AsyncParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let cpuStart = ResourceUsage.cpuSeconds()
+        let deferred = soupShape && indexesAfter ? try await Self.dropSoupIndexes(queue) : []
         let query = soql.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? soql
         var path: String? = "/services/data/v62.0/query?q=\(query)"
         var records = 0
@@ -86,6 +93,11 @@ struct FloorBenchmark: AsyncParsableCommand {
                     )
                 }
                 return saved
+            }
+        }
+        if !deferred.isEmpty {
+            try await queue.write { db in
+                for statement in deferred { try db.execute(sql: statement) }
             }
         }
         let wall = clock.now - start
@@ -140,6 +152,26 @@ struct FloorBenchmark: AsyncParsableCommand {
             }
             return "INSERT INTO \(table) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) "
                 + "FROM json_each(?, '$.records')"
+        }
+    }
+
+    /// Drops the SQL indexes of soup `accounts`' table; returns the statements that create them.
+    static func dropSoupIndexes(_ queue: DatabaseQueue) async throws -> [String] {
+        try await queue.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = \
+                    (SELECT 'TABLE_' || id FROM soup_attrs WHERE soupName = 'accounts')
+                    """
+            )
+            var statements: [String] = []
+            for row in rows {
+                let name: String = row["name"]
+                statements.append(row["sql"])
+                try db.execute(sql: "DROP INDEX \(name)")
+            }
+            return statements
         }
     }
 

@@ -53,17 +53,28 @@ enum SoupSchema {
             let ftsColumns = layout.fullTextColumns.map(\.columnName).joined(separator: ",")
             try db.execute(sql: "CREATE VIRTUAL TABLE \(layout.ftsTableName) USING fts5(\(ftsColumns))")
         }
-        try db.execute(sql: "CREATE INDEX \(table)_created_idx on \(table) ( created )")
-        try db.execute(sql: "CREATE INDEX \(table)_lastModified_idx on \(table) ( lastModified )")
-        for index in layout.indexes {
-            try db.execute(sql: "CREATE INDEX \(table)_\(index.position)_idx on \(table) ( \(index.columnName) )")
-        }
+        for index in indexes(of: layout) { try db.execute(sql: index.sql) }
         for index in layout.indexes {
             try db.execute(
                 sql: "INSERT INTO soup_index_map (soupName, path, columnName, columnType) VALUES (?, ?, ?, ?)",
                 arguments: [layout.name, index.path, index.columnName, index.type.rawValue]
             )
         }
+    }
+
+    /// The SQL indexes of a soup's table, in the order SmartStore creates them: `created`,
+    /// `lastModified`, then one per index spec (the `json1` ones on their expression).
+    static func indexes(of layout: SoupLayout) -> [(name: String, sql: String)] {
+        let table = layout.tableName
+        var result = [
+            ("\(table)_created_idx", "CREATE INDEX \(table)_created_idx on \(table) ( created )"),
+            ("\(table)_lastModified_idx", "CREATE INDEX \(table)_lastModified_idx on \(table) ( lastModified )"),
+        ]
+        for index in layout.indexes {
+            let name = "\(table)_\(index.position)_idx"
+            result.append((name, "CREATE INDEX \(name) on \(table) ( \(index.columnName) )"))
+        }
+        return result
     }
 
     /// Registers a new soup: `soup_attrs` row, tables, indexes, map rows. Returns its layout.

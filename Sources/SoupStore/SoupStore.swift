@@ -26,8 +26,8 @@ public final class SoupStore: Sendable {
     let logger: Logger
 
     /// Opens the store at `path`, creating the file (mode 0600, parent directories 0700) and the
-    /// bookkeeping tables when missing, and finishing any alter-soup operation an earlier run left
-    /// unfinished.
+    /// bookkeeping tables when missing, and finishing any alter-soup operation or bulk load an
+    /// earlier (killed) run left unfinished.
     ///
     /// - Parameters:
     ///   - path: The SQLite file.
@@ -75,6 +75,7 @@ public final class SoupStore: Sendable {
         }
         try prepareSchema()
         try SoupStore.resumeUnfinishedOperations(self)
+        try finishAbandonedBulkLoads()
     }
 
     private func prepareSchema() throws {

@@ -96,13 +96,24 @@ extension SoupWriter {
         let layout = try layout(soup)
         let now = Self.now()
         let fetchedBy = options.recordsFetchedIDs ? options.syncID : nil
-        let direct = DirectPageUpsert(
+        // A bulk load of this soup (docs/store.md): this sync's pages skip the lookups; anything
+        // else first ends the load, so that it finds the soup merged and indexed.
+        var isBulkLoad = false
+        if let load = try BulkLoadTables.load(db, soup: soup) {
+            if load.syncID == syncID, load.keyPath == options.externalIDPath, fetchedBy != nil {
+                isBulkLoad = true
+            } else {
+                try finishBulkLoad(of: soup)
+            }
+        }
+        var direct = DirectPageUpsert(
             keyPath: options.externalIDPath,
             syncID: syncID,
             leaveIfChanged: options.mergeMode == .leaveIfChanged,
             modificationDateField: options.modificationDateField,
             fetchedBySyncID: fetchedBy
         )
+        direct.isBulkLoad = isBulkLoad
         if let result = try direct.run(db, layout: layout, page: page, now: now) {
             return PageUpsertResult(
                 inserted: result.inserted,
@@ -111,7 +122,9 @@ extension SoupWriter {
                 maxModificationDate: result.maxModificationDate
             )
         }
-        // Pages of another shape (or in error): set-based SQL over the page text.
+        // Pages of another shape (or in error): set-based SQL over the page text, which looks
+        // records up (so a bulk load ends first).
+        if isBulkLoad { try finishBulkLoad(of: soup) }
         let upsert = BatchUpsert(
             key: .path(options.externalIDPath),
             control: .serverRecord(syncID: syncID),

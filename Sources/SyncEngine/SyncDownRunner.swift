@@ -53,33 +53,87 @@ struct SyncDownRunner: Sendable {
 
         var stopped = stop.isStopRequested
         var failure: String?
+        // Into an empty soup, the pages go in without its SQL indexes, built once at the end
+        // (docs/store.md, bulk load); a load a killed run left on the soup is finished first.
+        var bulkLoadSoup: String?
+        // Fetched pages not written yet (one transaction writes them all).
+        var group: [DownPage] = []
+        var groupBytes = 0
+        func writeGroup() async throws {
+            guard !group.isEmpty else { return }
+            let pages = group
+            group = []
+            groupBytes = 0
+            for step in try await write(pages, progress: progress, fetcher: fetcher, mergeMode: mergeMode) {
+                progress = step
+                events?.yield(
+                    .page(
+                        SyncPageProgress(
+                            syncName: definition.name,
+                            page: step.pages,
+                            fetched: step.fetched,
+                            saved: step.saved,
+                            skipped: step.skipped,
+                            totalSize: step.state.totalSize,
+                            progress: step.state.progress
+                        )
+                    )
+                )
+            }
+        }
         if !stopped {
             do {
+                if let soql = fetcher as? SOQLDownFetcher {
+                    let syncID = claimed.id
+                    let isLoading = try await store.write { writer in
+                        try writer.finishBulkLoad(of: soql.soupName)
+                        return try writer.beginBulkLoad(
+                            into: soql.soupName,
+                            syncID: syncID,
+                            keyPath: soql.idFieldName,
+                            mergeMode: mergeMode
+                        )
+                    }
+                    if isLoading { bulkLoadSoup = soql.soupName }
+                }
                 try await fetcher.fetch(since: baseline, org: org, store: store) { page in
                     if stop.isStopRequested {
                         stopped = true
                         return false
                     }
-                    progress = try await write(page, progress: progress, fetcher: fetcher, mergeMode: mergeMode)
-                    events?.yield(
-                        .page(
-                            SyncPageProgress(
-                                syncName: definition.name,
-                                page: progress.pages,
-                                fetched: progress.fetched,
-                                saved: progress.saved,
-                                skipped: progress.skipped,
-                                totalSize: progress.state.totalSize,
-                                progress: progress.state.progress
-                            )
-                        )
-                    )
+                    // Into a soup that holds records, full-size pages are written a few at a time:
+                    // each transaction writes the index pages it dirties once (scattered Ids and
+                    // Names), so fewer transactions write far fewer bytes.
+                    if bulkLoadSoup == nil, page.json.utf8.count >= Self.groupablePageBytes {
+                        group.append(page)
+                        groupBytes += page.json.utf8.count
+                        if groupBytes >= Self.groupBytes { try await writeGroup() }
+                        return true
+                    }
+                    try await writeGroup()
+                    group = [page]
+                    try await writeGroup()
                     return true
                 }
             } catch is CancellationError {
                 stopped = true
             } catch {
                 failure = SyncEngineError.wrapping(error, syncName: definition.name).message
+            }
+            // Pages fetched before a stop or a failed request are saved too.
+            do {
+                try await writeGroup()
+            } catch {
+                failure = failure ?? SyncEngineError.wrapping(error, syncName: definition.name).message
+            }
+        }
+        if let soup = bulkLoadSoup {
+            // Before the state is saved: a sync is never DONE with its soup unindexed.
+            do {
+                let merged = try await store.write { writer in try writer.finishBulkLoad(of: soup) }
+                progress.recordInserted(-merged)
+            } catch {
+                failure = failure ?? SyncEngineError.wrapping(error, syncName: definition.name).message
             }
         }
         let endedAt = registry.now
@@ -131,44 +185,57 @@ struct SyncDownRunner: Sendable {
         return summary
     }
 
-    /// Writes one page and the state describing it in one transaction; returns the new progress.
+    /// Writes `pages` and the state describing them in one transaction; returns the progress
+    /// after each page.
     private func write(
-        _ page: DownPage,
+        _ pages: [DownPage],
         progress: SyncDownProgress,
         fetcher: any DownTargetFetcher,
         mergeMode: StoreMergeMode
-    ) async throws -> SyncDownProgress {
-        let destination = fetcher.destination(of: page)
-        let soup = destination.soupName
-        let options = PageUpsertOptions(
-            externalIDPath: destination.idFieldName,
-            mergeMode: mergeMode,
-            syncID: progress.state.id,
-            modificationDateField: destination.modificationDateFieldName,
-            recordsFetchedIDs: true
-        )
-        return try await store.write { [progress] writer in
-            // Also remembers the page's records as fetched by this sync (syncrun_record_syncs).
-            let result = try writer.upsertPage(page.json, into: soup, options: options)
-            var next = progress
-            let latest: Int64? =
-                if let computed = page.latestModification {
-                    computed
-                } else if case .text(let text) = result.maxModificationDate {
-                    SalesforceDateTime.milliseconds(from: text)
-                } else { nil }
-            let state = next.pageWritten(
-                totalSize: page.totalSize,
-                fetched: result.saved + result.skipped,
-                saved: result.saved,
-                skipped: result.skipped,
-                latestSaved: latest
+    ) async throws -> [SyncDownProgress] {
+        let work = pages.map { page in
+            let destination = fetcher.destination(of: page)
+            let options = PageUpsertOptions(
+                externalIDPath: destination.idFieldName,
+                mergeMode: mergeMode,
+                syncID: progress.state.id,
+                modificationDateField: destination.modificationDateFieldName,
+                recordsFetchedIDs: true
             )
-            next.recordInserted(result.inserted)
-            try writer.updateSyncState(state)
-            return next
+            return (page: page, soup: destination.soupName, options: options)
+        }
+        return try await store.write { [progress] writer in
+            var next = progress
+            var steps: [SyncDownProgress] = []
+            var state: StoredSyncState?
+            for (page, soup, options) in work {
+                // Also remembers the page's records as fetched by this sync (syncrun_record_syncs).
+                let result = try writer.upsertPage(page.json, into: soup, options: options)
+                let latest: Int64? =
+                    if let computed = page.latestModification {
+                        computed
+                    } else if case .text(let text) = result.maxModificationDate {
+                        SalesforceDateTime.milliseconds(from: text)
+                    } else { nil }
+                state = next.pageWritten(
+                    totalSize: page.totalSize,
+                    fetched: result.saved + result.skipped,
+                    saved: result.saved,
+                    skipped: result.skipped,
+                    latestSaved: latest
+                )
+                next.recordInserted(result.inserted)
+                steps.append(next)
+            }
+            if let state { try writer.updateSyncState(state) }
+            return steps
         }
     }
+
+    /// Pages of at least this many bytes (about 600 records of 10 fields) are grouped.
+    static let groupablePageBytes = 256 * 1024
+    /// A group is written once it holds this many bytes of pages (about 10,000 such records).
+    static let groupBytes = 4 * 1024 * 1024
 }
 
 extension SyncDefinition {

@@ -45,6 +45,42 @@ struct ResyncTests {
         }
     }
 
+    @Test func fullSizePagesIntoAFilledSoupAreWrittenTogetherAndReportedPageByPage() async throws {
+        // Pages of 2,000 records (over 256 KB each) into a soup that holds records are written a
+        // few per transaction; events, counts and the watermark stay per page.
+        try await EngineHarness.with(pageSize: 2000) { harness in
+            let padding = String(repeating: "x", count: 120)
+            let names = (0..<5000).map { "Account \(String(format: "%04d", ($0 * 7919) % 10007)) \(padding)" }
+            let ids = try harness.createAccounts(names)
+            let engine = harness.engine()
+            let definition = Definitions.soql("accounts", query: "SELECT Name FROM Account")
+            let first = try await engine.syncDown(definition)
+            #expect(first.status == .done && first.created == 5000)
+
+            harness.clock.advance(seconds: 5)
+            for (index, id) in ids.enumerated() where index % 2 == 0 {
+                try harness.updateAccount(id, fields: ["Name": .string("Changed \(index) \(padding)")])
+            }
+            try harness.createAccounts((0..<2000).map { "New \($0) \(padding)" })
+            let recorder = EventRecorder()
+            let second = try await engine.syncDown(definition, events: recorder.continuation)
+            let events = await recorder.finish()
+            let fetched = events.compactMap { event -> Int? in
+                if case .page(let page) = event { return page.fetched }
+                return nil
+            }
+            #expect(second.status == .done)
+            // 4,500 changed and new records, plus the one stamped at the watermark (re-read).
+            #expect(second.fetched == 4501 && second.pages == 3)
+            #expect(fetched == [2000, 4000, 4501])
+            #expect(second.created == 2000 && second.updated == 2501)
+            #expect(try harness.storedCount() == 7000)
+            #expect(try harness.storedNames().filter { $0.hasPrefix("Changed ") }.count == 2500)
+            let state = try #require(try engine.syncStates(named: "accounts").first)
+            #expect(state.status == .done && state.maxTimeStamp == second.maxTimeStamp)
+        }
+    }
+
     @Test func recordsWrittenInTheSameSecondAsTheWatermarkAreNeitherMissedNorDuplicated() async throws {
         try await EngineHarness.with(pageSize: 2) { harness in
             // Every record below carries the same LastModifiedDate, the watermark of the first run.

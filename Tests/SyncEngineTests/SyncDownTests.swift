@@ -45,6 +45,36 @@ struct SyncDownTests {
         }
     }
 
+    @Test func syncIntoAnEmptySoupEndsWithItsSQLIndexesAndEveryFetchedID() async throws {
+        try await EngineHarness.with(pageSize: 3) { harness in
+            try harness.createAccounts((1...7).map { "Account \($0)" }, secondsApart: 1)
+            let summary = try await harness.engine().syncDown(
+                Definitions.soql("accounts", query: "SELECT Name FROM Account")
+            )
+            #expect(summary.status == .done && summary.created == 7 && summary.updated == 0)
+            #expect(try await harness.store.read { try $0.bulkLoad(of: "accounts") } == nil)
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [
+                harness.store.path,
+                """
+                SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = \
+                (SELECT 'TABLE_' || id FROM soup_attrs WHERE soupName = 'accounts');
+                SELECT count(*) FROM syncrun_record_syncs WHERE soup_name = 'accounts';
+                SELECT count(*) FROM syncrun_pending_record_syncs;
+                """,
+            ]
+            let pipe = Pipe()
+            sqlite.standardOutput = pipe
+            try sqlite.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            sqlite.waitUntilExit()
+            // created, lastModified and one per index spec (3); 7 ids; nothing pending.
+            #expect(output.split(separator: "\n") == ["5", "7", "0"])
+            #expect(try harness.storedCount() == 7)
+        }
+    }
+
     @Test func savedRecordsCarrySyncIDAndCleanFlags() async throws {
         try await EngineHarness.with { harness in
             let ids = try harness.createAccounts(["Acme"])

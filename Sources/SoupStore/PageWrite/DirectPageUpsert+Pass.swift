@@ -44,7 +44,14 @@ extension DirectPageUpsert {
         }
 
         mutating func run(_ db: Database) throws -> BatchUpsert.Result? {
-            guard classify(), try lookUp(db) else { return nil }
+            guard classify() else { return nil }
+            if upsert.isBulkLoad {
+                existing = Array(repeating: nil, count: keys.count)
+                isLocal = Array(repeating: false, count: keys.count)
+                unchanged = Array(repeating: 0, count: keys.count)
+            } else {
+                guard try lookUp(db) else { return nil }
+            }
             return try write(db)
         }
 
@@ -380,14 +387,18 @@ extension DirectPageUpsert {
         }
 
         /// `syncrun_record_syncs` rows for every record of the page (kept, skipped or duplicate),
-        /// as `recordFetchedIDs` writes them: the key as text.
+        /// as `recordFetchedIDs` writes them: the key as text (pending rows in a bulk load).
         private func rememberFetched(_ db: Database, syncID: Int64) throws {
-            try RecordSyncsTable.create(db)
-            let insert = try RawStatement(
-                db,
-                sql:
+            let sql: String
+            if upsert.isBulkLoad {
+                // Appended in page order; sorted into syncrun_record_syncs when the load finishes.
+                sql = "INSERT INTO \(BulkLoadTables.pending) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
+            } else {
+                try RecordSyncsTable.create(db)
+                sql =
                     "INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
-            )
+            }
+            let insert = try RawStatement(db, sql: sql)
             insert.bind(1, string: layout.name)
             insert.bind(3, integer: syncID)
             for key in keys {

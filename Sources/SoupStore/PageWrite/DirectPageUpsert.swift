@@ -22,6 +22,10 @@ struct DirectPageUpsert {
     /// When set, every record of the page is also remembered in `syncrun_record_syncs` as fetched
     /// by this sync (what `recordFetchedIDs` does).
     var fetchedBySyncID: Int64?
+    /// A bulk load into a soup that held none of these records (``SoupWriter/beginBulkLoad``):
+    /// nothing is looked up (every kept record is inserted) and the fetched ids go to the pending
+    /// table, to be merged and indexed by ``SoupWriter/finishBulkLoad(of:)``.
+    var isBulkLoad = false
 
     /// Runs the upsert, or returns `nil` (having written nothing) when the page or soup is not
     /// of the shape this path handles.

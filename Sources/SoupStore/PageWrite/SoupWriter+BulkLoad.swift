@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+
+/// A sync down into an empty soup writes its pages without the soup's SQL indexes and builds
+/// them once at the end (docs/store.md, *Bulk load into an empty soup*).
+///
+/// Index builds from sorted input are far cheaper than inserting 100,000s of random Ids and Names
+/// one by one into B-trees that no longer fit the page cache, and they write each index page
+/// once. While the load runs:
+///
+/// - `syncrun_bulk_loads` holds one row per soup being loaded (the sync, its id path, its merge
+///   mode, the loading process). The soup's `soup_index_map` rows and index columns stay as they
+///   are, so an app that opens the store sees the soup with all its index specs; only the SQL
+///   indexes (`TABLE_N_created_idx`, `TABLE_N_lastModified_idx`, `TABLE_N_i_idx`) are absent.
+/// - pages are appended without looking records up (the soup held none of them), and their ids
+///   go to `syncrun_pending_record_syncs`, a plain append-only table.
+///
+/// ``finishBulkLoad(of:)`` then, in one transaction, creates the id column's index, merges the
+/// records that came on two pages (modified while the query was paged) as an upsert would have,
+/// creates the other indexes, moves the pending ids into `syncrun_record_syncs` in key order, and
+/// deletes the row. It runs before the sync is `DONE`, when a page of another shape or another
+/// sync's page reaches the soup, and when a store is opened after the loading process died
+/// (``SoupStore/finishAbandonedBulkLoads()``), so a killed load is repaired by the next run.
+package enum BulkLoadTables {
+    package static let loads = "syncrun_bulk_loads"
+    package static let pending = "syncrun_pending_record_syncs"
+
+    static func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(loads) (soup_name TEXT PRIMARY KEY NOT NULL, sync_id INTEGER NOT NULL, \
+                key_path TEXT NOT NULL, leave_if_changed INTEGER NOT NULL, pid INTEGER NOT NULL, \
+                host TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS \(pending) (soup_name TEXT NOT NULL, record_id TEXT NOT NULL, \
+                sync_id INTEGER NOT NULL);
+                """
+        )
+    }
+
+    /// This machine's host name (`gethostname`, as the sync engine's locks record it; no lookup).
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The load under way into `soup`, if any.
+    static func load(_ db: Database, soup: String) throws -> BulkLoad? {
+        guard try db.tableExists(loads) else { return nil }
+        return try Row.fetchOne(
+            db,
+            sql: "SELECT sync_id, key_path, leave_if_changed, pid, host FROM \(loads) WHERE soup_name = ?",
+            arguments: [soup]
+        ).map { row in
+            BulkLoad(
+                soupName: soup,
+                syncID: row[0],
+                keyPath: row[1],
+                leavesIfChanged: row[2],
+                processID: row[3],
+                hostName: row[4]
+            )
+        }
+    }
+}
+
+/// A bulk load under way (a row of `syncrun_bulk_loads`).
+public struct BulkLoad: Sendable, Hashable {
+    /// The soup being loaded.
+    public var soupName: String
+    /// The sync writing it.
+    public var syncID: Int64
+    /// The id path records are merged by.
+    public var keyPath: String
+    /// Whether a merged record with local changes is kept (`LEAVE_IF_CHANGED`).
+    public var leavesIfChanged: Bool
+    /// The loading process.
+    public var processID: Int32
+    /// The loading process's host.
+    public var hostName: String
+}
+
+extension SoupWriter {
+    /// Starts a bulk load of `soup` by sync `syncID` when the soup is empty: drops its SQL
+    /// indexes and records the load; the pages that sync writes with ``upsertPage(_:into:options:)``
+    /// then skip the lookups. Returns `false`, doing nothing, when the soup holds an entry, has a
+    /// full-text index, is not keyed by an indexed top-level `keyPath`, or is already being loaded.
+    ///
+    /// Call ``finishBulkLoad(of:)`` before marking the sync done.
+    ///
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.sqlite`).
+    public func beginBulkLoad(into soup: String, syncID: Int64, keyPath: String, mergeMode: MergeMode) throws -> Bool {
+        let layout = try layout(soup)
+        guard !layout.hasFullTextTable, SoupPath.isValid(keyPath), !keyPath.contains("."),
+            let key = layout.index(forPath: keyPath), key.hasColumn
+        else { return false }
+        guard try BulkLoadTables.load(db, soup: soup) == nil,
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(layout.tableName))") == false
+        else { return false }
+        try BulkLoadTables.create(db)
+        for index in SoupSchema.indexes(of: layout) {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)")
+        }
+        try db.execute(
+            sql: "INSERT INTO \(BulkLoadTables.loads) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                soup, syncID, keyPath, mergeMode == .leaveIfChanged, ProcessInfo.processInfo.processIdentifier,
+                BulkLoadTables.hostName,
+            ]
+        )
+        return true
+    }
+
+    /// Finishes the bulk load of `soup`, if one is under way: merges the records that came on two
+    /// pages, creates the soup's SQL indexes, records the pending ids in `syncrun_record_syncs`
+    /// and ends the load. Returns the number of entries merged into an earlier one.
+    ///
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.sqlite`).
+    @discardableResult
+    public func finishBulkLoad(of soup: String) throws -> Int {
+        guard let load = try BulkLoadTables.load(db, soup: soup) else { return 0 }
+        let layout = try layout(soup)
+        let indexes = SoupSchema.indexes(of: layout)
+        let key = layout.index(forPath: load.keyPath)
+        // The key's index first: the merge below groups by it.
+        if let key, let keyIndex = indexes.first(where: { $0.name == "\(layout.tableName)_\(key.position)_idx" }) {
+            try db.execute(
+                sql: keyIndex.sql.replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS")
+            )
+        }
+        let merged = try key.map { try mergeDuplicates(layout: layout, key: $0, load: load) } ?? 0
+        for index in indexes {
+            try db.execute(sql: index.sql.replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
+        }
+        try RecordSyncsTable.create(db)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) \
+                SELECT soup_name, record_id, sync_id FROM \(BulkLoadTables.pending) WHERE soup_name = ? \
+                ORDER BY record_id, sync_id
+                """,
+            arguments: [soup]
+        )
+        try db.execute(sql: "DELETE FROM \(BulkLoadTables.pending) WHERE soup_name = ?", arguments: [soup])
+        try db.execute(sql: "DELETE FROM \(BulkLoadTables.loads) WHERE soup_name = ?", arguments: [soup])
+        return merged
+    }
+
+    /// Merges the entries sharing a key (a record written again by a later page) as the upsert
+    /// does: the first entry keeps its id and takes the last one's document, stamp and columns;
+    /// with `LEAVE_IF_CHANGED`, an entry with local changes is kept as it is instead.
+    private func mergeDuplicates(layout: SoupLayout, key: SoupLayout.Index, load: BulkLoad) throws -> Int {
+        let table = layout.tableName
+        let groups = try String.fetchAll(
+            db,
+            sql: """
+                SELECT group_concat(id) FROM \(table) WHERE \(key.columnName) IN (SELECT \(key.columnName) \
+                FROM \(table) WHERE \(key.columnName) IS NOT NULL GROUP BY 1 HAVING count(*) > 1) \
+                GROUP BY \(key.columnName)
+                """
+        )
+        guard !groups.isEmpty else { return 0 }
+        let isLocal = ControlFields.predicate(ControlFields.local, is: true, in: layout, table: table)
+        let assignments = layout.columns.map { "\($0.columnName) = last.\($0.columnName)" }.joined(separator: ", ")
+        var merged = 0
+        for group in groups {
+            let ids = group.split(separator: ",").compactMap { Int64($0) }.sorted()
+            guard let first = ids.first, let last = ids.last, ids.count > 1 else { continue }
+            var keep = first
+            var source: Int64? = last
+            if load.leavesIfChanged,
+                let local = try Int64.fetchOne(
+                    db,
+                    sql: "SELECT min(id) FROM \(table) WHERE id IN (\(group)) AND \(isLocal)"
+                )
+            {
+                keep = local
+                source = nil
+            }
+            if let source {
+                try db.execute(
+                    sql: """
+                        UPDATE \(table) SET soup = json_set(last.soup, '$._soupEntryId', ?1), \
+                        lastModified = last.lastModified\(assignments.isEmpty ? "" : ", " + assignments) \
+                        FROM (SELECT * FROM \(table) WHERE id = ?2) AS last WHERE \(table).id = ?1
+                        """,
+                    arguments: [keep, source]
+                )
+            }
+            try db.execute(
+                sql: "DELETE FROM \(table) WHERE id IN (\(group)) AND id <> ?",
+                arguments: [keep]
+            )
+            merged += ids.count - 1
+        }
+        return merged
+    }
+}
+
+extension SoupReader {
+    /// The bulk load under way into `soup`, if any.
+    public func bulkLoad(of soup: String) throws -> BulkLoad? {
+        try BulkLoadTables.load(db, soup: soup)
+    }
+}
+
+extension SoupStore {
+    /// Finishes the bulk loads whose process is gone (killed mid-run): their soups get their SQL
+    /// indexes and merged records back. A load whose process still runs on this host is left to it.
+    ///
+    /// - Throws: `SoupStoreError`.
+    public func finishAbandonedBulkLoads() throws {
+        let loads = try read { reader -> [BulkLoad] in
+            guard try reader.db.tableExists(BulkLoadTables.loads) else { return [] }
+            return try String.fetchAll(reader.db, sql: "SELECT soup_name FROM \(BulkLoadTables.loads)")
+                .compactMap { try BulkLoadTables.load(reader.db, soup: $0) }
+        }
+        guard !loads.isEmpty else { return }
+        let host = BulkLoadTables.hostName
+        let me = ProcessInfo.processInfo.processIdentifier
+        for load in loads {
+            // Alive (this process included): its own run finishes it. Another host's: its sync
+            // down repairs it when it runs here.
+            guard load.hostName == host, load.processID != me, kill(load.processID, 0) != 0, errno == ESRCH else {
+                continue
+            }
+            try write { writer in _ = try writer.finishBulkLoad(of: load.soupName) }
+        }
+    }
+}
