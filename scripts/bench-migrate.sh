@@ -7,6 +7,7 @@
 #   scripts/bench-migrate.sh --sizes "1000 5000" # other sizes
 #   scripts/bench-migrate.sh --no-build          # use the existing .build/release/syncrun
 #   scripts/bench-migrate.sh --debug             # use .build/debug/syncrun (smoke test only)
+#   scripts/bench-migrate.sh --api rest          # pin the sync downs' "api" (default: the config's, auto)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +21,8 @@ while [[ $# -gt 0 ]]; do
         --no-build) build=0; shift ;;
         --debug) configuration=debug; build=0; shift ;;
         --sizes) sizes="$2"; shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        --api) export SYNCRUN_BENCH_API="$2"; shift 2 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         *) echo "bench-migrate.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done

@@ -50,6 +50,19 @@ def timed(command, env=None):
     return float(seconds), int(kilobytes) // 1024
 
 
+def pin_api(usersyncs: Path, api):
+    """Sets `"api"` on the sync downs' soql targets (`--api` of bench-migrate.sh): with the default
+    `auto`, a sync down of 10,000 records or more runs as a Bulk API 2.0 query job, whose results pages
+    hold 10,000 records; `rest` keeps every size on REST pages, as the Python baseline reads."""
+    if not api:
+        return
+    config = json.loads(usersyncs.read_text())
+    for sync in config["syncs"]:
+        if sync["syncType"] == "syncDown" and sync["target"].get("type") == "soql":
+            sync["target"]["api"] = api
+    usersyncs.write_text(json.dumps(config))
+
+
 def run(syncrun: str, records: int, work: Path, cert: Path, key: Path):
     token = "bench-token"
     seed = seed_file(work, records)
@@ -68,6 +81,7 @@ def run(syncrun: str, records: int, work: Path, cert: Path, key: Path):
             if tool == "syncrun":
                 config = work / "config"
                 shutil.copytree(HERE, config, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.py", "*.md"))
+                pin_api(config / "usersyncs.json", os.environ.get("SYNCRUN_BENCH_API"))
                 command = [syncrun, "migrate", "--config", str(config), "--from", source_url, "--to", target_url,
                            "--from-access-token", token, "--to-access-token", token, "--format", "json"]
                 results[tool] = timed(command, env={**os.environ, "SSL_CERT_FILE": str(cert)})
