@@ -276,6 +276,19 @@ extension SoupReader {
         let layout = try layout(soup)
         try SoupPath.validate(idPath)
         guard try db.tableExists(RecordSyncsTable.name), try db.tableExists(GhostScanTable.name) else { return [] }
+        // Most soups are fetched by one sync: then no record is shared, and the per-record probes
+        // below (three index lookups for each clean record) are skipped. `syncrun clean-ghosts` of
+        // 50,000 ids, medians of 5 runs interleaved with ba1bf06's: CPU 1.37× ba1bf06's without
+        // this check, 1.02× with it.
+        let isShared =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM \(RecordSyncsTable.name) WHERE soup_name = ? AND sync_id != ?)
+                    """,
+                arguments: [soup, syncID]
+            ) ?? false
+        guard isShared else { return [] }
         let candidates = GhostCandidates(layout: layout, idPath: idPath)
         let type = layout.textExpression(forPath: "attributes.type")
         return try Row.fetchAll(
