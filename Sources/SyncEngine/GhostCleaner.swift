@@ -154,6 +154,8 @@ struct SharedGhostCheck: Sendable {
     /// Checks every such record of sync `syncID`'s pass; returns `false` when a stop was requested
     /// between requests (nothing is recorded for the slice in flight).
     func run(syncID: Int64, stop: StopSignal) async throws -> Bool {
+        let soup = self.soup
+        guard try await store.read({ try $0.hasRecordsOfOtherSyncs(in: soup, syncID: syncID) }) else { return true }
         var after: String?
         while true {
             let (soup, idPath, last) = (self.soup, self.idPath, after)

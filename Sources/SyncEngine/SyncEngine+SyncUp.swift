@@ -32,11 +32,7 @@ extension SyncEngine {
         stop: StopSignal = StopSignal(),
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncUpSummary {
-        let (target, plan) = try SyncUpTargetCheck.plan(
-            for: definition,
-            store: store,
-            plugins: configuration.customTargets
-        )
+        let setup = try SyncUpTargetCheck.plan(for: definition, store: store, plugins: configuration.customTargets)
         let state: StoredSyncState
         do {
             state = try registry.prepare(definition, replace: replace)
@@ -44,7 +40,7 @@ extension SyncEngine {
             throw SyncEngineError.wrapping(error, syncName: definition.name)
         }
         var runner = SyncUpRunner(store: store, org: org, registry: registry, logger: logger, events: events)
-        runner.plugins = configuration.customTargets
-        return try await runner.run(definition, target: target, plan: plan, state: state, stop: stop)
+        runner.customSender = setup.customSender(org: org)
+        return try await runner.run(definition, target: setup.target, plan: setup.plan, state: state, stop: stop)
     }
 }

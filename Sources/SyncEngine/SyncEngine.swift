@@ -75,10 +75,23 @@ public struct SyncEngine: Sendable {
         switch definition.type {
         case .syncDown:
             let fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: configuration.customTargets)
-            try DownTargetFactory.checkSoup(of: fetcher, syncName: definition.name, store: store)
+            return try prepare(definition, fetcher: fetcher, replace: replace)
         case .syncUp:
             _ = try SyncUpTargetCheck.plan(for: definition, store: store, plugins: configuration.customTargets)
+            return try storedState(of: definition, replace: replace)
         }
+    }
+
+    /// ``prepare(_:replace:)`` for a sync down whose fetcher is already made (a custom target's
+    /// plug-in is made once per run).
+    private func prepare(_ definition: SyncDefinition, fetcher: any DownTargetFetcher, replace: Bool) throws
+        -> StoredSyncState
+    {
+        try DownTargetFactory.checkSoup(of: fetcher, syncName: definition.name, store: store)
+        return try storedState(of: definition, replace: replace)
+    }
+
+    private func storedState(of definition: SyncDefinition, replace: Bool) throws -> StoredSyncState {
         do {
             return try registry.prepare(definition, replace: replace)
         } catch {
@@ -105,7 +118,7 @@ public struct SyncEngine: Sendable {
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncRunSummary {
         var fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: configuration.customTargets)
-        let state = try prepare(definition, replace: replace)
+        let state = try prepare(definition, fetcher: fetcher, replace: replace)
         if var soql = fetcher as? SOQLDownFetcher {
             soql.journal = BulkJobJournal(store: store, syncID: state.id)
             soql.bulkPageSize = configuration.bulkResultsPageSize
@@ -134,7 +147,7 @@ public struct SyncEngine: Sendable {
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncRunSummary {
         let fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: configuration.customTargets)
-        let state = try prepare(definition)
+        let state = try prepare(definition, fetcher: fetcher, replace: false)
         let cleaner = GhostCleaner(store: store, org: org, registry: registry, logger: logger, events: events)
         return try await cleaner.run(definition, state: state, fetcher: fetcher, stop: stop)
     }

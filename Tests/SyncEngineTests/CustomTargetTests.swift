@@ -298,6 +298,41 @@ struct CustomTargetTests {
         #expect(errors.first?.path.description.contains("syncs[0]") == true)
     }
 
+    /// Counts the calls of a plug-in factory (factories are synchronous).
+    final class FactoryCalls: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func made() { lock.withLock { count += 1 } }
+        var total: Int { lock.withLock { count } }
+    }
+
+    @Test func eachRunMakesItsPlugInOnce() async throws {
+        try await EngineHarness.with { harness in
+            let calls = Calls()
+            let (downMade, upMade) = (FactoryCalls(), FactoryCalls())
+            var plugins = CustomTargets()
+            plugins.registerSyncDown(["AccountsDown", "com.example.AccountsDown"]) { _ in
+                downMade.made()
+                return AccountsDown(calls: calls)
+            }
+            plugins.registerSyncUp(["AccountsUp"]) { _ in
+                upMade.made()
+                return AccountsUp(calls: calls)
+            }
+            let ids = try harness.createAccounts(["One", "Two"], secondsApart: 1)
+            let engine = Self.engine(harness, plugins)
+            let down = try Self.down(plugins)
+
+            #expect(try await engine.syncDown(down).status == .done)
+            #expect(downMade.total == 1)
+            #expect(try await engine.cleanGhosts(down).status == .done)
+            #expect(downMade.total == 2)
+            try harness.editLocally(ids[0], name: "One edited")
+            #expect(try await engine.syncUp(try Self.up(plugins)).updated == 1)
+            #expect(upMade.total == 1)
+        }
+    }
+
     // MARK: Sync up
 
     @Test func syncUpCreatesUpdatesDeletesAndKeepsRefusedAndHeldRecordsLocal() async throws {

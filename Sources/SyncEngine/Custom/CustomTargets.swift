@@ -4,8 +4,8 @@ import SyncConfig
 /// The plug-ins an executable registers: each sync down or sync up plug-in under the class names a
 /// config's `iOSImpl` / `androidImpl` may name.
 ///
-/// A factory is called once per run of a sync that names the plug-in, with that sync's
-/// definition, so a plug-in can read its own keys and throw ``CustomTargetError`` for bad ones.
+/// A factory is called once per run (and once per `prepare` or dry run) of a sync that names the
+/// plug-in, with that sync's definition, so a plug-in can read its own keys and throw ``CustomTargetError`` for bad ones.
 ///
 /// ```swift
 /// var targets = CustomTargets()
@@ -51,7 +51,7 @@ public struct CustomTargets: Sendable {
     /// - Throws: `SyncEngineError` `.notSupported` naming the missing plug-in; `.invalidTarget`
     ///   when the factory refuses the definition.
     func syncDownPlugin(for definition: SyncDefinition, target: SyncConfig.CustomSyncDownTarget) throws
-        -> (any SyncDownTargetPlugin, CustomTargetDefinition)
+        -> (plugin: any SyncDownTargetPlugin, definition: CustomTargetDefinition)
     {
         let name = target.implName
         guard let make = syncDown[name] else {
@@ -77,7 +77,7 @@ public struct CustomTargets: Sendable {
     ///
     /// - Throws: as ``syncDownPlugin(for:target:)``.
     func syncUpPlugin(for definition: SyncDefinition, target: SyncUpTarget, implName name: String) throws
-        -> (any SyncUpTargetPlugin, CustomTargetDefinition)
+        -> (plugin: any SyncUpTargetPlugin, definition: CustomTargetDefinition)
     {
         guard let make = syncUp[name] else {
             throw SyncEngineError.missingPlugin(

@@ -26,7 +26,8 @@ struct SyncUpPreviewer: Sendable {
     ///   `.alreadyRunning`), `.stopped`, `.server`, `.store`.
     func preview(_ definition: SyncDefinition, replace: Bool, stop: StopSignal) async throws -> SyncPreview {
         let name = definition.name
-        let (target, plan) = try SyncUpTargetCheck.plan(for: definition, plugins: plugins)
+        let setup = try SyncUpTargetCheck.plan(for: definition, plugins: plugins)
+        let (target, plan) = (setup.target, setup.plan)
         let soup = definition.soupName
         let hasSoup: Bool
         do {
@@ -46,9 +47,7 @@ struct SyncUpPreviewer: Sendable {
             if target.kind == .parentChildren, let info = target.parentChildren {
                 let trees = ParentChildrenSyncUpPlan(info: info, target: target, parent: plan)
                 try await previewTrees(trees, syncName: name, stop: stop, into: &preview)
-            } else if hasSoup, case .custom(let implName) = target.kind {
-                let (plugin, custom) = try plugins.syncUpPlugin(for: definition, target: target, implName: implName)
-                let sender = CustomSyncUpSender(plugin: plugin, definition: custom, plan: plan, org: org)
+            } else if hasSoup, let sender = setup.customSender(org: org) {
                 try await previewCustom(in: soup, target: target, sender: sender, stop: stop, into: &preview)
             } else if hasSoup {
                 // No soup yet: it would be registered empty, with nothing dirty.

@@ -1,18 +1,4 @@
-import OrgClient
-import SyncConfig
-
 extension SyncUpRunner {
-    /// The sender of a custom target's plug-in, or `nil` for the other kinds.
-    ///
-    /// - Throws: `SyncEngineError` `.notSupported` when the executable has no such plug-in.
-    func customSender(for definition: SyncDefinition, target: SyncUpTarget, plan: SyncUpRequestPlan) throws
-        -> CustomSyncUpSender?
-    {
-        guard case .custom(let implName) = target.kind else { return nil }
-        let (plugin, custom) = try plugins.syncUpPlugin(for: definition, target: target, implName: implName)
-        return CustomSyncUpSender(plugin: plugin, definition: custom, plan: plan, org: org)
-    }
-
     /// Decides, sends and writes one batch of a custom target: the plug-in's `isNewerThanServer`
     /// under `LEAVE_IF_CHANGED`, its writes, then its modification dates of what was written,
     /// written back with the sync state in one transaction.

@@ -15,8 +15,9 @@ struct SyncUpRunner: Sendable {
     let registry: SyncStateRegistry
     let logger: Logger
     let events: AsyncStream<SyncEvent>.Continuation?
-    /// The executable's plug-ins (custom targets).
-    var plugins = CustomTargets()
+    /// A custom target's plug-in sender (``SyncUpSetup/customSender(org:)``), `nil` for the
+    /// other kinds.
+    var customSender: CustomSyncUpSender?
 
     /// Runs `definition` (state `state`, target `target`).
     ///
@@ -128,7 +129,7 @@ struct SyncUpRunner: Sendable {
         let batchSize =
             ingest != nil ? Self.ingestBatchSize : target.kind == .collection ? Self.collectionPageSize : 200
         let members = SyncUpRecord.members(for: plan)
-        let custom = try customSender(for: definition, target: target, plan: plan)
+        let custom = customSender
         var after: Int64 = 0
         while true {
             if stop.isStopRequested || Task.isCancelled { return true }

@@ -1,5 +1,19 @@
+import OrgClient
 import SoupStore
 import SyncConfig
+
+/// A sync up as it will run: its target (with a plug-in's own id and modification date fields),
+/// its request plan, and a custom target's plug-in, made once by ``SyncUpTargetCheck``.
+struct SyncUpSetup {
+    var target: SyncUpTarget
+    var plan: SyncUpRequestPlan
+    var plugin: (plugin: any SyncUpTargetPlugin, definition: CustomTargetDefinition)?
+
+    /// The sender of the plug-in, when the target is a custom one.
+    func customSender(org: any OrgClient) -> CustomSyncUpSender? {
+        plugin.map { CustomSyncUpSender(plugin: $0.plugin, definition: $0.definition, plan: plan, org: org) }
+    }
+}
 
 /// Checks that a sync up definition can run and derives its request plan: the kind is
 /// supported, both field lists are known (§7.3), and the soup exists.
@@ -10,29 +24,30 @@ enum SyncUpTargetCheck {
         for definition: SyncDefinition,
         store: SoupStore,
         plugins: CustomTargets = CustomTargets()
-    ) throws -> (SyncUpTarget, SyncUpRequestPlan) {
-        let (target, plan) = try plan(for: definition, plugins: plugins)
+    ) throws -> SyncUpSetup {
+        let setup = try plan(for: definition, plugins: plugins)
         try requireSoup(definition.soupName, of: definition, store: store)
-        if let info = target.parentChildren {
+        if let info = setup.target.parentChildren {
             try requireSoup(info.children.soupName, of: definition, store: store)
         }
-        return (target, plan)
+        return setup
     }
 
     /// The checks and plan of ``plan(for:store:)`` that need no store (the dry run takes a soup
     /// not registered yet as empty).
     ///
-    /// A custom target's plug-in must be in `plugins`; the id and modification date fields it
-    /// fixes replace the config's, and its field lists may be absent (the plug-in gets the
-    /// record's whole document too).
+    /// A custom target's plug-in must be in `plugins`; it is made here (once per run), the id and
+    /// modification date fields it fixes replace the config's, and its field lists may be absent
+    /// (the plug-in gets the record's whole document too).
     ///
     /// - Throws: `SyncEngineError` `.wrongType`, `.notSupported`, `.invalidTarget` (no field list).
     static func plan(
         for definition: SyncDefinition,
         plugins: CustomTargets = CustomTargets()
-    ) throws -> (SyncUpTarget, SyncUpRequestPlan) {
+    ) throws -> SyncUpSetup {
         guard case .up(var target) = definition.target else { throw SyncEngineError.notSyncUp(definition.name) }
         var customFields: [String]?
+        var plugin: (plugin: any SyncUpTargetPlugin, definition: CustomTargetDefinition)?
         switch target.kind {
         case .collection, .single, .batch: break
         case .parentChildren:
@@ -50,9 +65,10 @@ enum SyncUpTargetCheck {
                 )
             }
         case .custom(let implName):
-            let (_, custom) = try plugins.syncUpPlugin(for: definition, target: target, implName: implName)
-            target.idFieldName = custom.idFieldName
-            target.modificationDateFieldName = custom.modificationDateFieldName
+            let made = try plugins.syncUpPlugin(for: definition, target: target, implName: implName)
+            target.idFieldName = made.definition.idFieldName
+            target.modificationDateFieldName = made.definition.modificationDateFieldName
+            plugin = made
             customFields = []
         }
         // An endpoint request with its own body template needs no field list.
@@ -72,7 +88,7 @@ enum SyncUpTargetCheck {
             idFieldName: target.idFieldName,
             modificationDateFieldName: target.modificationDateFieldName
         )
-        return (target, plan)
+        return SyncUpSetup(target: target, plan: plan, plugin: plugin)
     }
 
     private static func requireSoup(_ soup: String, of definition: SyncDefinition, store: SoupStore) throws {
