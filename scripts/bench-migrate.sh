@@ -27,9 +27,13 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
+# Release binaries link the Swift runtime statically on Linux (as README's Install does): a
+# process starts ~10 ms sooner without resolving the runtime's shared libraries.
+static_stdlib=()
+[[ "$(uname -s)" == Linux ]] && static_stdlib=(--static-swift-stdlib)
 if [[ $build -eq 1 ]]; then
     echo "building the release syncrun…" >&2
-    swift build -c release --product syncrun >&2
+    swift build -c release "${static_stdlib[@]}" --product syncrun >&2
 fi
 bin="$(swift build -c "$configuration" --show-bin-path)"
 

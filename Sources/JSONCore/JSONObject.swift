@@ -46,15 +46,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public subscript(key: String) -> JSONValue? {
         get { storage[key] }
         set {
-            switch (storage[key] != nil, newValue) {
-            case (true, let value?): storage[key] = value
-            case (true, nil):
-                storage[key] = nil
+            // One hash lookup per member set: this runs for every member the reader reads.
+            if let value = newValue {
+                if storage.updateValue(value, forKey: key) == nil { order.append(key) }
+            } else if storage.removeValue(forKey: key) != nil {
                 order.removeAll { $0 == key }
-            case (false, let value?):
-                storage[key] = value
-                order.append(key)
-            case (false, nil): break
             }
         }
     }

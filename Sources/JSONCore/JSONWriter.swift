@@ -16,22 +16,34 @@ public enum JSONWriter {
     /// Appends `text` as a JSON string literal, quotes included.
     public static func appendQuoted(_ text: String, to output: inout String) {
         output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                output.unicodeScalars.append(scalar)
+        // Runs of characters that need no escape are appended whole; every escaped character is
+        // ASCII, so the run boundaries are character boundaries.
+        let bytes = text.utf8
+        var runStart = bytes.startIndex
+        var index = runStart
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                bytes.formIndex(after: &index)
+                continue
             }
+            if runStart != index { output += text[runStart..<index] }
+            switch byte {
+            case UInt8(ascii: "\""): output += "\\\""
+            case UInt8(ascii: "\\"): output += "\\\\"
+            case UInt8(ascii: "\n"): output += "\\n"
+            case UInt8(ascii: "\r"): output += "\\r"
+            case UInt8(ascii: "\t"): output += "\\t"
+            case 0x08: output += "\\b"
+            case 0x0C: output += "\\f"
+            default:
+                let hex = String(byte, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            bytes.formIndex(after: &index)
+            runStart = index
         }
+        if runStart != bytes.endIndex { output += text[runStart..<bytes.endIndex] }
         output += "\""
     }
 

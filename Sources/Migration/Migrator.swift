@@ -461,54 +461,101 @@ public struct Migrator: Sendable {
         // Parent-first rounds when a required self-reference orders the records; one round otherwise.
         var waiting: Set<String>? = nil
         var round = 0
-        while true {
-            round += 1
-            var nextWaiting: Set<String> = []
-            var progressed = false
-            var after: Int64 = 0
-            var decided = 0
-            let canWait = object.parentFirstField != nil && !options.dryRun
-            while true {
-                if stop.isStopRequested { throw MigrationError(.failed, "stopped; run again with --resume") }
-                let page = try store.readNow {
-                    try $0.entries(in: object.soup, afterEntryID: after, limit: options.batchSize)
-                }
-                guard let last = page.last else { break }
-                after = last.entryID
-                var records: [[String: OrgValue]] = []
-                for item in page {
-                    let record = try OrgValue(parsing: item.json).objectValue ?? [:]
-                    if let waiting {
-                        let id = Values.value(atPath: object.idField, in: record)?.stringValue ?? ""
-                        guard waiting.contains(id) else { continue }
-                    }
-                    records.append(record)
-                }
-                decided += page.count
-                guard !records.isEmpty else { continue }
-                let decisions = try await decider.decide(records, waiting: canWait)
-                for decision in decisions {
-                    if case .wait = decision.action { nextWaiting.insert(decision.sourceID) } else { progressed = true }
-                }
-                if options.dryRun {
-                    let planned = Self.plannedOutcome(decisions, into: &entry)
-                    entry.add(planned)
-                } else {
-                    entry.add(try await applier.apply(decisions))
-                }
+        // A batch is decided and sent while the ones before it are being written (the target's
+        // work and ours overlap), when no decision can depend on an earlier batch: no record of this object
+        // waits for another or refers to one, and no key is matched against the target's records
+        // (a record the previous batch creates could match).
+        let overlaps =
+            !options.dryRun && object.parentFirstField == nil && object.matchFields.isEmpty
+            && !object.immediateReferences.contains { reference in
+                reference.referenceTo.contains { $0.lowercased() == object.sobject.lowercased() }
+            }
+        // The batches being written, oldest first, each with the records decided when it was
+        // sent (for progress). Two at a time keep the target busy while we read, decide and
+        // record the batches around them.
+        var writing: [(batch: Task<BatchOutcome, any Error>, decided: Int)] = []
+        /// Waits for the oldest batches being written until at most `inFlight` are left, and counts them.
+        func finishWriting(leaving inFlight: Int = 0) async throws {
+            while writing.count > inFlight {
+                let (batch, decided) = writing.removeFirst()
+                entry.add(try await batch.value)
                 progress(MigrationProgress(sobject: object.sobject, phase: .write, done: decided, total: entry.read))
             }
-            if nextWaiting.isEmpty { break }
-            if !progressed || round > 10_000 {
-                // What still waits has a parent that cannot be written first: a cycle, or a failed parent.
-                let decisions = try await decideWaiting(object, decider: decider, ids: nextWaiting, options: options)
-                entry.add(try await applier.apply(decisions))
-                break
+        }
+        do {
+            while true {
+                round += 1
+                var nextWaiting: Set<String> = []
+                var progressed = false
+                var after: Int64 = 0
+                var decided = 0
+                let canWait = object.parentFirstField != nil && !options.dryRun
+                while true {
+                    if stop.isStopRequested { throw MigrationError(.failed, "stopped; run again with --resume") }
+                    let page = try store.readNow {
+                        try $0.entries(in: object.soup, afterEntryID: after, limit: options.batchSize)
+                    }
+                    guard let last = page.last else { break }
+                    after = last.entryID
+                    var records: [[String: OrgValue]] = []
+                    for item in page {
+                        let record = try OrgValue(parsing: item.json).objectValue ?? [:]
+                        if let waiting {
+                            let id = Values.value(atPath: object.idField, in: record)?.stringValue ?? ""
+                            guard waiting.contains(id) else { continue }
+                        }
+                        records.append(record)
+                    }
+                    decided += page.count
+                    guard !records.isEmpty else { continue }
+                    let decisions = try await decider.decide(records, waiting: canWait)
+                    for decision in decisions {
+                        if case .wait = decision.action {
+                            nextWaiting.insert(decision.sourceID)
+                        } else {
+                            progressed = true
+                        }
+                    }
+                    if options.dryRun {
+                        let planned = Self.plannedOutcome(decisions, into: &entry)
+                        entry.add(planned)
+                    } else if overlaps {
+                        try await finishWriting(leaving: Self.batchesInFlight - 1)
+                        writing.append((Task { try await applier.apply(decisions) }, decided))
+                        continue
+                    } else {
+                        entry.add(try await applier.apply(decisions))
+                    }
+                    progress(
+                        MigrationProgress(sobject: object.sobject, phase: .write, done: decided, total: entry.read)
+                    )
+                }
+                if nextWaiting.isEmpty { break }
+                if !progressed || round > 10_000 {
+                    // What still waits has a parent that cannot be written first: a cycle, or a failed parent.
+                    let decisions = try await decideWaiting(
+                        object,
+                        decider: decider,
+                        ids: nextWaiting,
+                        options: options
+                    )
+                    entry.add(try await applier.apply(decisions))
+                    break
+                }
+                waiting = nextWaiting
             }
-            waiting = nextWaiting
+            try await finishWriting()
+        } catch {
+            // Never leave a batch being written behind: its id map rows are in the store before
+            // the run reports (or a resume reads) anything.
+            for (batch, _) in writing { _ = try? await batch.value }
+            throw error
         }
         return adopted
     }
+
+    /// The most batches of one object written at once (when their decisions are independent).
+    static let batchesInFlight = 2
 
     /// The records still waiting after the last round, decided without waiting (they fail).
     private func decideWaiting(

@@ -92,15 +92,26 @@ extension SOQLDownFetcher {
             try await journal?.finished(jobID: finished.id, org: org)
             return
         }
+        // The next results page is asked for as soon as its locator is known, so the org prepares
+        // it while this one is written (one page ahead at most).
+        let pageSize = bulkPageSize
+        let results = { @Sendable (locator: String?) in
+            Task { try await org.queryJobResults(finished.id, locator: locator, maxRecords: pageSize) }
+        }
+        var ahead = results(locator)
+        defer { ahead.cancel() }
         repeat {
-            let page = try await org.queryJobResults(finished.id, locator: locator, maxRecords: bulkPageSize)
+            let page = try await ahead.value
+            if let next = page.nextLocator { ahead = results(next) }
             let header = try BulkRecordShaper.header(of: page.csv)
             if shaper == nil || shaper?.header != header {
                 shaper = try await BulkShaperFactory.make(header: header, query: query, hidden: hidden, org: org)
             }
             guard let shaper else { return }
-            let records = try shaper.jsonArray(csv: page.csv)
-            if records.count > 0 {
+            // A results page of 10,000 records is written as REST-sized pages: the page writer's
+            // memory stays what a REST sync down's is.
+            for records in try shaper.jsonArrays(csv: page.csv, recordsPerArray: Self.bulkWritePageSize)
+            where records.count > 0 {
                 guard try await body(DownPage(json: records.json, totalSize: finished.numberRecordsProcessed)) else {
                     return
                 }

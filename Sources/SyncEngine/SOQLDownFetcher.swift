@@ -31,6 +31,8 @@ struct SOQLDownFetcher: DownTargetFetcher {
     var journal: BulkJobJournal?
     /// The records asked for per Bulk results page.
     var bulkPageSize = 10_000
+    /// The records written per page from a Bulk results page (REST's largest query page).
+    static let bulkWritePageSize = 2_000
 
     var isSortedByModification: Bool { mutated.isOrdered(by: modificationDateFieldName) }
     var isIncremental: Bool { true }

@@ -7,6 +7,22 @@ struct JSONWriterTests {
         #expect(JSONWriter.quoted(text) == #""q\"\\\n\r\t\b\f\u0001\u001f/é😀""#)
     }
 
+    @Test func escapesNextToCombiningMarksAndRunsOfPlainTextKeepEveryScalar() throws {
+        // A combining mark after an escaped character makes one grapheme with it: the plain runs
+        // around the escape must still be copied scalar for scalar.
+        let text = "\"\u{301}a\\\u{301}\n\u{301}é東😀 plain \u{7F}"
+        let quoted = JSONWriter.quoted(text)
+        #expect(quoted == "\"\\\"\u{301}a\\\\\u{301}\\n\u{301}é東😀 plain \u{7F}\"")
+        #expect(JSONWriter.quoted("") == #""""#)
+        #expect(JSONWriter.quoted("no escapes at all") == #""no escapes at all""#)
+        var copy = quoted
+        let parsed = try copy.withUTF8 { bytes in
+            var reader = JSONReader(bytes: bytes)
+            return try reader.readDocument()
+        }
+        #expect(parsed == .string(text))
+    }
+
     @Test func compactTextSortsKeysByTheirBytes() {
         let value: JSONValue = ["b": [1, 2.5, .null, true], "a": "x", "B": [:], "é": 1]
         #expect(value.jsonText == #"{"B":{},"a":"x","b":[1,2.5,null,true],"é":1}"#)

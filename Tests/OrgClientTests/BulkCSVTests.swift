@@ -63,4 +63,36 @@ struct BulkCSVTests {
         #expect(page.json == "[" + first + "," + second + "]")
         #expect(throws: OrgClientError.self) { _ = try shaper.jsonArray(csv: "\"Other\"\n\"x\"\n") }
     }
+
+    @Test func aLargeResultsPageIsShapedIntoArraysOfAtMostTheGivenSizeInOrder() throws {
+        let shaper = try BulkRecordShaper(
+            header: ["Id", "Name", "Amount__c"],
+            objectType: "Deal__c",
+            apiVersion: "59.0",
+            kinds: ["Amount__c": .number],
+            relationships: [],
+            hidden: []
+        )
+        // 2,500 rows of ~60 bytes: more than one 64 KB parse slice, with quoted commas, quotes and
+        // line breaks that a slice boundary can cut.
+        var csv = "\"Id\",\"Name\",\"Amount__c\"\n"
+        for row in 0..<2_500 {
+            csv += "\"a\(row)\",\"Deal, \"\"\(row)\"\"\nline two\",\"\(row).5\"\n"
+        }
+        let whole = try shaper.jsonArray(csv: csv)
+        #expect(whole.count == 2_500)
+        let arrays = try shaper.jsonArrays(csv: csv, recordsPerArray: 1_000)
+        #expect(arrays.map(\.count) == [1_000, 1_000, 500])
+        let names = try arrays.flatMap { array in
+            try JSONSerialization.jsonObject(with: Data(array.json.utf8)) as? [[String: Any]] ?? []
+        }.map { "\($0["Id"] ?? "")|\($0["Name"] ?? "")|\($0["Amount__c"] ?? "")" }
+        #expect(names.count == 2_500)
+        #expect(names.first == "a0|Deal, \"0\"\nline two|0.5")
+        #expect(names.last == "a2499|Deal, \"2499\"\nline two|2499.5")
+        // The arrays together are the whole page's array.
+        let joined = "[" + arrays.map { String($0.json.dropFirst().dropLast()) }.joined(separator: ",") + "]"
+        #expect(joined == whole.json)
+        let empty = try shaper.jsonArrays(csv: "\"Id\",\"Name\",\"Amount__c\"\n", recordsPerArray: 1_000)
+        #expect(empty.map(\.count) == [0] && empty.first?.json == "[]")
+    }
 }

@@ -261,13 +261,20 @@ struct BulkResumeTests {
             }
             let stop = StopSignal()
             let resultRequests = LockedCounter()
+            let store = try SoupStore(path: directory.appendingPathComponent("store.db").path)
             var configuration = LocalOrgConfiguration(requestLogURL: directory.appendingPathComponent("log.jsonl"))
             configuration.requestObserver = { _, target in
-                // The second results page is asked for: stop the run before it is written.
-                if target.contains("/results"), resultRequests.increment() == 2 { stop.requestStop() }
+                // The second results page is asked for while the first is written (one page
+                // ahead): its answer waits until the first page is in the soup, then the run is
+                // stopped, so the second page arrives to a stopped run and is not written.
+                guard target.contains("/results"), resultRequests.increment() == 2 else { return }
+                let deadline = Date().addingTimeInterval(30)
+                while Date() < deadline, (try? store.read { try $0.entryCount(in: "accounts") }) != 4 {
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+                stop.requestStop()
             }
             let server = try LocalOrgServer(configuration: configuration, database: database)
-            let store = try SoupStore(path: directory.appendingPathComponent("store.db").path)
             try await store.write { writer in _ = try writer.registerSoup(EngineHarness.accountsSoup) }
             try await server.withRunningServer { endpoint in
                 let orgEndpoint = try OrgEndpoint(

@@ -149,9 +149,25 @@ public struct BulkRecordShaper: Sendable {
     /// - Throws: ``OrgClientError`` `invalidResponse` when the CSV is malformed or its header is
     ///   not the one this shaper was made for.
     public func jsonArray(csv: String) throws -> (json: String, count: Int) {
+        try jsonArrays(csv: csv, recordsPerArray: Int.max).first ?? ("[]", 0)
+    }
+
+    /// The records in `csv` (a whole results page, header first) as JSON array texts of at most
+    /// `recordsPerArray` records each, in order; one empty array for a page without records.
+    ///
+    /// The CSV is parsed in slices, so neither the page's parsed fields nor one array larger than
+    /// `recordsPerArray` records exists at once: a results page of 10,000 records can be written as
+    /// five REST-sized pages.
+    ///
+    /// - Throws: ``OrgClientError`` `invalidResponse` when the CSV is malformed or its header is
+    ///   not the one this shaper was made for.
+    public func jsonArrays(csv: String, recordsPerArray: Int) throws -> [(json: String, count: Int)] {
+        precondition(recordsPerArray > 0, "recordsPerArray must be positive")
         var parser = CSVParser()
+        var arrays: [(json: String, count: Int)] = []
         var output = "["
         var count = 0
+        var total = 0
         var sawHeader = false
         func take(_ records: [[CSVField]]) throws {
             for record in records {
@@ -166,23 +182,38 @@ public struct BulkRecordShaper: Sendable {
                 }
                 guard record.count == header.count else {
                     throw OrgClientError.bulkResultsShape(
-                        "record \(count + 1) has \(record.count) fields, not \(header.count)"
+                        "record \(total + 1) has \(record.count) fields, not \(header.count)"
                     )
+                }
+                if count == recordsPerArray {
+                    arrays.append((output + "]", count))
+                    output = "["
+                    count = 0
                 }
                 if count > 0 { output += "," }
                 write(root, record, to: &output)
                 count += 1
+                total += 1
             }
         }
         do {
-            try take(try parser.feed(csv.utf8))
+            let bytes = csv.utf8
+            var start = bytes.startIndex
+            while start != bytes.endIndex {
+                let end = bytes.index(start, offsetBy: Self.parseSlice, limitedBy: bytes.endIndex) ?? bytes.endIndex
+                try take(try parser.feed(bytes[start..<end]))
+                start = end
+            }
             try take(try parser.finish())
         } catch let error as CSVError {
             throw OrgClientError.bulkResultsShape(error.description)
         }
-        output += "]"
-        return (output, count)
+        arrays.append((output + "]", count))
+        return arrays
     }
+
+    /// Bytes of CSV parsed at a time by ``jsonArrays(csv:recordsPerArray:)``.
+    static let parseSlice = 64 * 1024
 
     private func write(_ node: Node, _ record: [CSVField], to output: inout String) {
         output += "{\"attributes\":{\"type\":"

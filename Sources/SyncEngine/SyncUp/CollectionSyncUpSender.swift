@@ -9,6 +9,8 @@ struct CollectionSyncUpSender: Sendable {
     let plan: SyncUpRequestPlan
     /// The most records per call (sObject Collections take 200); longer lists are split.
     var callSize = 200
+    /// The most calls of one batch sent at once.
+    static let callsInFlight = 2
 
     /// Sends `records` (each to create, update or delete) and returns each one's outcome.
     ///
@@ -56,16 +58,40 @@ struct CollectionSyncUpSender: Sendable {
         return outcomes
     }
 
-    /// Runs the collection calls for `items`, `callSize` records each; the results are matched by
-    /// position (`nil` when the server returned fewer results than records).
+    /// Runs the collection calls for `items`, `callSize` records each, ``callsInFlight`` at a
+    /// time; the results are matched by position (`nil` when the server returned fewer results
+    /// than records).
+    ///
+    /// Calls of one batch are independent (each record appears in one call, and the batch's
+    /// intents are recorded before it is sent), so the org works on one while the answer of the
+    /// other is read. A call that fails fails the batch, as when they were sent one by one.
     private func call(
         _ items: [(Int64, SObjectRecord)],
         _ operation: ([SObjectRecord]) -> CollectionOperation
     ) async throws -> [((Int64, SObjectRecord), CollectionResult?)] {
+        let size = max(callSize, 1)
+        let chunks = stride(from: 0, to: items.count, by: size).map { items[$0..<min($0 + size, items.count)] }
+        var answers: [[CollectionResult]] = Array(repeating: [], count: chunks.count)
+        let org = org
+        try await withThrowingTaskGroup(of: (Int, [CollectionResult]).self) { group in
+            var next = 0
+            var running = 0
+            while true {
+                while next < chunks.count, running < Self.callsInFlight {
+                    let index = next
+                    let request = operation(chunks[index].map(\.1))
+                    group.addTask { (index, try await org.collection(request, allOrNone: false)) }
+                    next += 1
+                    running += 1
+                }
+                guard let (index, results) = try await group.next() else { break }
+                running -= 1
+                answers[index] = results
+            }
+        }
         var matched: [((Int64, SObjectRecord), CollectionResult?)] = []
-        for start in stride(from: 0, to: items.count, by: max(callSize, 1)) {
-            let chunk = items[start..<min(start + max(callSize, 1), items.count)]
-            let results = try await org.collection(operation(chunk.map(\.1)), allOrNone: false)
+        matched.reserveCapacity(items.count)
+        for (chunk, results) in zip(chunks, answers) {
             for (index, item) in chunk.enumerated() {
                 matched.append((item, index < results.count ? results[index] : nil))
             }

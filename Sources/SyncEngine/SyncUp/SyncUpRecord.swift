@@ -173,8 +173,12 @@ struct SyncUpRecord: Sendable, Hashable {
     }
 
     static func value(atPath path: String, in object: [String: OrgValue]) -> OrgValue? {
-        var current: OrgValue = .object(object)
-        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+        // Looked up in the dictionary as it is: wrapping it in an object value would copy it
+        // and sort its keys for every field of every record sent.
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return object[path] }
+        var components = path.split(separator: ".", omittingEmptySubsequences: false)[...]
+        guard let first = components.popFirst(), var current = object[String(first)] else { return nil }
+        for component in components {
             guard let next = current[String(component)] else { return nil }
             current = next
         }
