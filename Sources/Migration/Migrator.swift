@@ -352,65 +352,80 @@ public struct Migrator: Sendable {
             _ = try engine.recoverInterruptedRuns()
         }
 
-        // Read.
-        for definition in sources.syncDowns where !done.contains("read:\(definition.name)") {
-            try journal("read:\(definition.name)", .running, options)
-            let summary: SyncRunSummary
+        // Read, in the config's order, while the objects already read are written: an object's
+        // writes start once its own soup and those of the objects before it (its parents) are read.
+        let reads = StagedReads(done: done)
+        let reader = Task { [done, self] in
             do {
-                summary = try await engine.syncDown(definition, replace: true, stop: stop, events: events)
-            } catch let error as SyncEngineError {
-                throw MigrationError(.refused, "sync down '\(definition.name)': \(error.message)")
+                for definition in sources.syncDowns where !done.contains("read:\(definition.name)") {
+                    try await read(definition, engine: engine, options: options, stop: stop, events: events)
+                    await reads.finished("read:\(definition.name)")
+                }
+                await reads.finishedAll()
+            } catch {
+                await reads.failed(error)
+                throw error
             }
-            guard summary.status == .done else {
-                try journal("read:\(definition.name)", summary.status == .stopped ? .stopped : .failed, options)
-                throw MigrationError(
-                    .failed,
-                    "reading the source through sync down '\(definition.name)' ended \(summary.status.rawValue)"
-                        + (summary.error.map { ": \($0)" } ?? "")
-                        + "; nothing more was written. Run again with --resume"
-                )
-            }
-            try journal("read:\(definition.name)", .done, options)
         }
 
         var soups: [String: (soup: String, idField: String)] = [:]
         for object in objects where object.isWritten {
             soups[object.sobject.lowercased()] = (object.soup, object.idField)
         }
-        // First pass, parents first.
-        for object in objects {
-            var entry = MigrationReport.Object(sobject: object.sobject)
-            entry.isWritten = object.isWritten
-            entry.read = try store.readNow { try $0.entryCount(in: object.soup) }
-            if object.isWritten, !done.contains("write:\(object.sobject)") {
-                try journal("write:\(object.sobject)", .running, options)
-                let decider = RecordDecider(
-                    target: target,
-                    books: books,
-                    store: store,
-                    object: object,
-                    targetFieldTypes: targetTypes[object.sobject.lowercased()] ?? [:],
-                    soups: soups,
-                    isDryRun: options.dryRun
-                )
-                let adopted = try await writeObject(
-                    object,
-                    decider: decider,
-                    entry: &entry,
-                    runID: runID,
-                    options: options,
-                    stop: stop,
-                    progress: progress
-                )
-                if adopted > 0 {
-                    report.warnings.append(
-                        "\(object.sobject): \(adopted) record(s) created by an interrupted run were found in the target "
-                            + "and taken into the id map (not created again)"
+        var hasWritten = false
+        do {
+            // First pass, parents first.
+            var needed: Set<String> = []
+            for object in objects {
+                needed.formUnion(object.syncDowns.map { "read:\($0)" })
+                try await reads.wait(for: needed)
+                hasWritten = hasWritten || (object.isWritten && !options.dryRun)
+                var entry = MigrationReport.Object(sobject: object.sobject)
+                entry.isWritten = object.isWritten
+                entry.read = try store.readNow { try $0.entryCount(in: object.soup) }
+                if object.isWritten, !done.contains("write:\(object.sobject)") {
+                    try journal("write:\(object.sobject)", .running, options)
+                    let decider = RecordDecider(
+                        target: target,
+                        books: books,
+                        store: store,
+                        object: object,
+                        targetFieldTypes: targetTypes[object.sobject.lowercased()] ?? [:],
+                        soups: soups,
+                        isDryRun: options.dryRun
                     )
+                    let adopted = try await writeObject(
+                        object,
+                        decider: decider,
+                        entry: &entry,
+                        runID: runID,
+                        options: options,
+                        stop: stop,
+                        progress: progress
+                    )
+                    if adopted > 0 {
+                        report.warnings.append(
+                            "\(object.sobject): \(adopted) record(s) created by an interrupted run were found in the "
+                                + "target and taken into the id map (not created again)"
+                        )
+                    }
+                    try journal("write:\(object.sobject)", .done, options)
                 }
-                try journal("write:\(object.sobject)", .done, options)
+                report.objects.append(entry)
             }
-            report.objects.append(entry)
+            try await reader.value
+        } catch {
+            // The reads stop with the run (a read in progress ends STOPPED, resumable).
+            reader.cancel()
+            _ = try? await reader.value
+            if let refusal = error as? MigrationError, refusal.kind == .refused, hasWritten {
+                // A later sync down was refused after earlier objects were written.
+                throw MigrationError(
+                    .failed,
+                    refusal.message + "; the objects read before it were written: fix it and run again with --resume"
+                )
+            }
+            throw error
         }
         // Second pass: references to records written after the record.
         guard !options.dryRun else { return report }
@@ -433,6 +448,33 @@ public struct Migrator: Sendable {
             try journal("references:\(object.sobject)", .done, options)
         }
         return report
+    }
+
+    /// Reads the source through one sync down into the staging store, journaled as `read:<name>`.
+    private func read(
+        _ definition: SyncDefinition,
+        engine: SyncEngine,
+        options: MigrationOptions,
+        stop: StopSignal,
+        events: AsyncStream<SyncEvent>.Continuation?
+    ) async throws {
+        try journal("read:\(definition.name)", .running, options)
+        let summary: SyncRunSummary
+        do {
+            summary = try await engine.syncDown(definition, replace: true, stop: stop, events: events)
+        } catch let error as SyncEngineError {
+            throw MigrationError(.refused, "sync down '\(definition.name)': \(error.message)")
+        }
+        guard summary.status == .done else {
+            try journal("read:\(definition.name)", summary.status == .stopped ? .stopped : .failed, options)
+            throw MigrationError(
+                .failed,
+                "reading the source through sync down '\(definition.name)' ended \(summary.status.rawValue)"
+                    + (summary.error.map { ": \($0)" } ?? "")
+                    + "; nothing more was written. Run again with --resume"
+            )
+        }
+        try journal("read:\(definition.name)", .done, options)
     }
 
     func writeObject(
@@ -627,5 +669,60 @@ public struct Migrator: Sendable {
                 try writer.registerSoup(SoupSpec(name: object.soup, indexes: indexes))
             }
         }
+    }
+}
+
+/// Which sync downs of a migration have been read into the staging store, for the writes that
+/// wait for them.
+actor StagedReads {
+    private var done: Set<String>
+    private var isFinished = false
+    private var failure: (any Error)?
+    private var waiters: [(steps: Set<String>, continuation: CheckedContinuation<Void, any Error>)] = []
+
+    /// Starts with the read steps an earlier run finished.
+    init(done: Set<String>) {
+        self.done = done
+    }
+
+    /// The step `read:<name>` is done.
+    func finished(_ step: String) {
+        done.insert(step)
+        wake()
+    }
+
+    /// Every read is done (or was done before).
+    func finishedAll() {
+        isFinished = true
+        wake()
+    }
+
+    /// A read failed: every wait throws `error`.
+    func failed(_ error: any Error) {
+        failure = error
+        wake()
+    }
+
+    /// Returns when the read steps `steps` are done; throws the reads' failure.
+    func wait(for steps: Set<String>) async throws {
+        if isFinished || steps.isSubset(of: done) { return }
+        if let failure { throw failure }
+        try await withCheckedThrowingContinuation { continuation in
+            waiters.append((steps, continuation))
+        }
+    }
+
+    private func wake() {
+        var waiting: [(steps: Set<String>, continuation: CheckedContinuation<Void, any Error>)] = []
+        for waiter in waiters {
+            if isFinished || waiter.steps.isSubset(of: done) {
+                waiter.continuation.resume()
+            } else if let failure {
+                waiter.continuation.resume(throwing: failure)
+            } else {
+                waiting.append(waiter)
+            }
+        }
+        waiters = waiting
     }
 }

@@ -110,8 +110,8 @@ extension SOQLDownFetcher {
             guard let shaper else { return }
             // A results page of 10,000 records is written as REST-sized pages: the page writer's
             // memory stays what a REST sync down's is.
-            for records in try shaper.jsonArrays(csv: page.csv, recordsPerArray: Self.bulkWritePageSize)
-            where records.count > 0 {
+            var chunks = shaper.arrayChunks(csv: page.csv, recordsPerArray: Self.bulkWritePageSize)
+            while let records = try chunks.next() {
                 guard try await body(DownPage(json: records.json, totalSize: finished.numberRecordsProcessed)) else {
                     return
                 }

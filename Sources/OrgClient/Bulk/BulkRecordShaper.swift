@@ -155,64 +155,102 @@ public struct BulkRecordShaper: Sendable {
     /// The records in `csv` (a whole results page, header first) as JSON array texts of at most
     /// `recordsPerArray` records each, in order; one empty array for a page without records.
     ///
-    /// The CSV is parsed in slices, so neither the page's parsed fields nor one array larger than
-    /// `recordsPerArray` records exists at once: a results page of 10,000 records can be written as
-    /// five REST-sized pages.
-    ///
     /// - Throws: ``OrgClientError`` `invalidResponse` when the CSV is malformed or its header is
     ///   not the one this shaper was made for.
     public func jsonArrays(csv: String, recordsPerArray: Int) throws -> [(json: String, count: Int)] {
-        precondition(recordsPerArray > 0, "recordsPerArray must be positive")
-        var parser = CSVParser()
+        var chunks = arrayChunks(csv: csv, recordsPerArray: recordsPerArray)
         var arrays: [(json: String, count: Int)] = []
-        var output = "["
-        var count = 0
-        var total = 0
-        var sawHeader = false
-        func take(_ records: [[CSVField]]) throws {
-            for record in records {
+        while let array = try chunks.next() { arrays.append(array) }
+        return arrays.isEmpty ? [("[]", 0)] : arrays
+    }
+
+    /// The records in `csv` as JSON arrays of at most `recordsPerArray` records, made one at a
+    /// time by ``ArrayChunks/next()``: the CSV is parsed in slices, so neither the page's parsed
+    /// fields nor more than one array exist at once, and a results page of 10,000 records is
+    /// written as five REST-sized pages.
+    public func arrayChunks(csv: String, recordsPerArray: Int) -> ArrayChunks {
+        precondition(recordsPerArray > 0, "recordsPerArray must be positive")
+        return ArrayChunks(shaper: self, csv: csv, recordsPerArray: recordsPerArray)
+    }
+
+    /// The JSON arrays of one results page, made as they are asked for.
+    public struct ArrayChunks: Sendable {
+        let shaper: BulkRecordShaper
+        let csv: String
+        let recordsPerArray: Int
+        private var parser = CSVParser()
+        private var position: String.UTF8View.Index
+        private var parsed: [[CSVField]] = []
+        private var nextParsed = 0
+        private var isParsed = false
+        private var sawHeader = false
+        private var total = 0
+
+        init(shaper: BulkRecordShaper, csv: String, recordsPerArray: Int) {
+            self.shaper = shaper
+            self.csv = csv
+            self.recordsPerArray = recordsPerArray
+            position = csv.utf8.startIndex
+        }
+
+        /// The next array and its record count; `nil` when every record was returned.
+        ///
+        /// - Throws: ``OrgClientError`` `invalidResponse` when the CSV is malformed or its header
+        ///   is not the shaper's.
+        public mutating func next() throws -> (json: String, count: Int)? {
+            var output = "["
+            var count = 0
+            while count < recordsPerArray {
+                guard let record = try nextRecord() else { break }
                 if !sawHeader {
                     sawHeader = true
-                    guard record.map(\.text) == header else {
+                    guard record.map(\.text) == shaper.header else {
                         throw OrgClientError.bulkResultsShape(
-                            "its header is \(record.map(\.text)), not \(header)"
+                            "its header is \(record.map(\.text)), not \(shaper.header)"
                         )
                     }
                     continue
                 }
-                guard record.count == header.count else {
+                guard record.count == shaper.header.count else {
                     throw OrgClientError.bulkResultsShape(
-                        "record \(total + 1) has \(record.count) fields, not \(header.count)"
+                        "record \(total + 1) has \(record.count) fields, not \(shaper.header.count)"
                     )
                 }
-                if count == recordsPerArray {
-                    arrays.append((output + "]", count))
-                    output = "["
-                    count = 0
-                }
                 if count > 0 { output += "," }
-                write(root, record, to: &output)
+                shaper.write(shaper.root, record, to: &output)
                 count += 1
                 total += 1
             }
+            return count == 0 ? nil : (output + "]", count)
         }
-        do {
-            let bytes = csv.utf8
-            var start = bytes.startIndex
-            while start != bytes.endIndex {
-                let end = bytes.index(start, offsetBy: Self.parseSlice, limitedBy: bytes.endIndex) ?? bytes.endIndex
-                try take(try parser.feed(bytes[start..<end]))
-                start = end
+
+        private mutating func nextRecord() throws -> [CSVField]? {
+            while nextParsed == parsed.count {
+                guard !isParsed else { return nil }
+                parsed = []
+                nextParsed = 0
+                do {
+                    let bytes = csv.utf8
+                    if position == bytes.endIndex {
+                        parsed = try parser.finish()
+                        isParsed = true
+                    } else {
+                        let end =
+                            bytes.index(position, offsetBy: BulkRecordShaper.parseSlice, limitedBy: bytes.endIndex)
+                            ?? bytes.endIndex
+                        parsed = try parser.feed(bytes[position..<end])
+                        position = end
+                    }
+                } catch let error as CSVError {
+                    throw OrgClientError.bulkResultsShape(error.description)
+                }
             }
-            try take(try parser.finish())
-        } catch let error as CSVError {
-            throw OrgClientError.bulkResultsShape(error.description)
+            defer { nextParsed += 1 }
+            return parsed[nextParsed]
         }
-        arrays.append((output + "]", count))
-        return arrays
     }
 
-    /// Bytes of CSV parsed at a time by ``jsonArrays(csv:recordsPerArray:)``.
+    /// Bytes of CSV parsed at a time by ``ArrayChunks``.
     static let parseSlice = 64 * 1024
 
     private func write(_ node: Node, _ record: [CSVField], to output: inout String) {
