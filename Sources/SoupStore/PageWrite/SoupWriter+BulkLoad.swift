@@ -121,6 +121,11 @@ extension SoupWriter {
         guard let load = try BulkLoadTables.load(db, soup: soup) else { return 0 }
         let layout = try layout(soup)
         let indexes = SoupSchema.indexes(of: layout)
+        // Index builds sort the whole table: let SQLite's sorter merge on a helper thread (the
+        // page cache, and so memory, stays as it is).
+        let threads = try Int.fetchOne(db, sql: "PRAGMA threads") ?? 0
+        try db.execute(sql: "PRAGMA threads = \(Self.indexBuildThreads)")
+        defer { try? db.execute(sql: "PRAGMA threads = \(threads)") }
         let key = layout.index(forPath: load.keyPath)
         // The key's index first: the merge below groups by it.
         if let key, let keyIndex = indexes.first(where: { $0.name == "\(layout.tableName)_\(key.position)_idx" }) {
@@ -145,6 +150,9 @@ extension SoupWriter {
         try db.execute(sql: "DELETE FROM \(BulkLoadTables.loads) WHERE soup_name = ?", arguments: [soup])
         return merged
     }
+
+    /// Helper threads SQLite's sorter may use while the indexes of a bulk-loaded soup are built.
+    static let indexBuildThreads = 2
 
     /// Merges the entries sharing a key (a record written again by a later page) as the upsert
     /// does: the first entry keeps its id and takes the last one's document, stamp and columns;
