@@ -130,24 +130,42 @@ struct SyncUpRunner: Sendable {
             ingest != nil ? Self.ingestBatchSize : target.kind == .collection ? Self.collectionPageSize : 200
         let members = SyncUpRecord.members(for: plan)
         let custom = customSender
-        var after: Int64 = 0
+        let store = store
+        // Endpoint targets and plug-ins get whole records; the others read only the members they
+        // use, and write-back patches the stored documents.
+        let readMembers = target.endpoint == nil && custom == nil ? members : nil
+        let (idFieldName, modificationDateFieldName) = (target.idFieldName, target.modificationDateFieldName)
+        let dirtyWithoutOperationIsUpdate = target.kind != .single
+        /// The dirty records after `cursor`, read and decoded.
+        let page = { @Sendable (cursor: Int64) in
+            Task {
+                let entries = try await store.read {
+                    try $0.dirtyEntries(in: soup, afterEntryID: cursor, limit: batchSize)
+                }
+                return try entries.map {
+                    try SyncUpRecord(
+                        entry: $0,
+                        idFieldName: idFieldName,
+                        modificationDateFieldName: modificationDateFieldName,
+                        dirtyWithoutOperationIsUpdate: dirtyWithoutOperationIsUpdate,
+                        members: readMembers
+                    )
+                }
+            }
+        }
+        // The next page is read while this one is sent (a batch's processing writes only its own
+        // entries, all before the next page's first entry id); not for ingest jobs, whose pages of
+        // 10,000 records would double the memory held.
+        let readsAhead = ingest == nil
+        var cursor: Int64 = 0
+        var ahead: Task<[SyncUpRecord], any Error>? = page(cursor)
+        defer { ahead?.cancel() }
         while true {
             if stop.isStopRequested || Task.isCancelled { return true }
-            let cursor = after
-            let entries = try await store.read { try $0.dirtyEntries(in: soup, afterEntryID: cursor, limit: batchSize) }
-            guard let last = entries.last else { return false }
-            after = last.entryID
-            // Endpoint targets and plug-ins get whole records; the others read only the members they
-            // use, and write-back patches the stored documents.
-            let batch = try entries.map {
-                try SyncUpRecord(
-                    entry: $0,
-                    idFieldName: target.idFieldName,
-                    modificationDateFieldName: target.modificationDateFieldName,
-                    dirtyWithoutOperationIsUpdate: target.kind != .single,
-                    members: target.endpoint == nil && custom == nil ? members : nil
-                )
-            }
+            let batch = try await (ahead ?? page(cursor)).value
+            guard let last = batch.last else { return false }
+            cursor = last.entryID
+            ahead = readsAhead ? page(cursor) : nil
             if let custom {
                 try await processCustom(batch, sender: custom, progress: &progress)
                 continue
