@@ -10,7 +10,7 @@ struct CollectionSyncUpSender: Sendable {
     /// The most records per call (sObject Collections take 200); longer lists are split.
     var callSize = 200
     /// The most calls of one batch sent at once.
-    static let callsInFlight = 2
+    static let callsInFlight = 3
 
     /// Sends `records` (each to create, update or delete) and returns each one's outcome.
     ///

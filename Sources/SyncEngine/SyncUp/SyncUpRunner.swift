@@ -109,9 +109,13 @@ struct SyncUpRunner: Sendable {
     }
 
     /// Streams the dirty records (sync-semantics §7.1, §11 item 22): counts them for `totalSize`,
-    /// then reads one batch at a time after the last entry id seen, in numeric entry-id order, and
-    /// checks, sends and writes it before reading the next. Memory holds one batch whatever the
-    /// number of dirty records, and records left dirty (failed, conflicted) are not read twice.
+    /// then reads one batch at a time after the last entry id seen, in numeric entry-id order
+    /// (the next batch is read while one is sent). Each batch is prepared (intents, conflicts),
+    /// then sent while the batch before it is read back and written back, so the org and the
+    /// store work at the same time; a batch's write-back always follows its own sends, and the
+    /// last one is done before the run returns, stops or fails. Memory holds three batches
+    /// whatever the number of dirty records, and records left dirty (failed, conflicted) are not
+    /// read twice.
     ///
     /// - Returns: Whether the run stopped on request.
     private func runRecords(
@@ -160,35 +164,72 @@ struct SyncUpRunner: Sendable {
         var cursor: Int64 = 0
         var ahead: Task<[SyncUpRecord], any Error>? = page(cursor)
         defer { ahead?.cancel() }
-        while true {
-            if stop.isStopRequested || Task.isCancelled { return true }
-            let batch = try await (ahead ?? page(cursor)).value
-            guard let last = batch.last else { return false }
-            cursor = last.entryID
-            ahead = readsAhead ? page(cursor) : nil
-            if let custom {
-                try await processCustom(batch, sender: custom, progress: &progress)
-                continue
+        // A batch sent whose read-back and write-back are still to do: they are done while the
+        // next batch is being sent, and always before the run returns or fails.
+        var sent: SentBatch?
+        do {
+            while true {
+                if stop.isStopRequested || Task.isCancelled {
+                    try await finish(&sent, plan: plan, progress: &progress)
+                    return true
+                }
+                let batch = try await (ahead ?? page(cursor)).value
+                guard let last = batch.last else {
+                    try await finish(&sent, plan: plan, progress: &progress)
+                    return false
+                }
+                cursor = last.entryID
+                ahead = readsAhead ? page(cursor) : nil
+                if let custom {
+                    try await processCustom(batch, sender: custom, progress: &progress)
+                    continue
+                }
+                if let endpoint = target.endpoint {
+                    try await processEndpoint(
+                        batch,
+                        info: endpoint,
+                        plan: plan,
+                        syncName: definition.name,
+                        progress: &progress
+                    )
+                    continue
+                }
+                let prepared = try await prepare(batch, plan: plan, soup: soup)
+                let (kind, callSize) = (target.kind, target.maxBatchSize)
+                let sending = Task { [prepared] in
+                    try await send(prepared.toSend, kind: kind, callSize: callSize, plan: plan, ingest: ingest)
+                }
+                do {
+                    try await finish(&sent, plan: plan, progress: &progress)
+                } catch {
+                    // This batch's answers are not written back: its records stay dirty, with
+                    // their intents, for the next run.
+                    _ = try? await sending.value
+                    throw error
+                }
+                var outcomes = prepared.outcomes
+                outcomes.merge(try await sending.value) { $1 }
+                sent = SentBatch(records: prepared.batch, outcomes: outcomes)
             }
-            if let endpoint = target.endpoint {
-                try await processEndpoint(
-                    batch,
-                    info: endpoint,
-                    plan: plan,
-                    syncName: definition.name,
-                    progress: &progress
-                )
-                continue
-            }
-            try await process(
-                batch,
-                kind: target.kind,
-                callSize: target.maxBatchSize,
-                plan: plan,
-                ingest: ingest,
-                progress: &progress
-            )
+        } catch {
+            // A batch already sent is still written back when a later step fails.
+            try? await finish(&sent, plan: plan, progress: &progress)
+            throw error
         }
+    }
+
+    /// A batch whose records were sent, with each one's outcome.
+    struct SentBatch: Sendable {
+        var records: [SyncUpRecord]
+        var outcomes: [Int64: SyncUpOutcome]
+    }
+
+    /// A batch ready to send: the records (with their intents), the outcomes decided without
+    /// sending (recovered creates, conflicts, skipped records) and the records to send.
+    struct PreparedBatch: Sendable {
+        var batch: [SyncUpRecord]
+        var outcomes: [Int64: SyncUpOutcome]
+        var toSend: [SyncUpRecord]
     }
 
     /// The records per ingest job of a sync up through Bulk API 2.0.
@@ -209,17 +250,14 @@ struct SyncUpRunner: Sendable {
         return target.api == .bulk || dirty >= target.bulkThreshold ? client : nil
     }
 
-    /// Checks conflicts, sends, reads back and writes one batch.
-    private func process(
+    /// Recovers the batch's lost creates, records the intents, checks conflicts: everything
+    /// before the records are sent.
+    private func prepare(
         _ records: [SyncUpRecord],
-        kind: SyncUpTargetKind,
-        callSize: Int,
         plan: SyncUpRequestPlan,
-        ingest: (any BulkIngestClient)?,
-        progress: inout SyncUpProgress
-    ) async throws {
+        soup: String
+    ) async throws -> PreparedBatch {
         var batch = records
-        let soup = progress.state.soupName
         let recovery = SyncUpCreateRecovery(org: org, plan: plan, soupName: soup, store: store)
         var outcomes = try await recovery.recover(&batch)
         try await recordCreateIntents(&batch, decided: outcomes, plan: plan, soup: soup)
@@ -247,24 +285,44 @@ struct SyncUpRunner: Sendable {
             let sending = Set(toSend.map(\.entryID))
             try await recordUpdateIntents(&batch, sending: sending, plan: plan, soup: soup)
             toSend = batch.filter { sending.contains($0.entryID) }
-            let sent: [Int64: SyncUpOutcome]
-            switch kind {
-            case .collection,
-                .batch where ingest != nil:
-                if let ingest {
-                    sent = try await IngestSyncUpSender(org: ingest, plan: plan).send(toSend)
-                } else {
-                    sent = try await CollectionSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
-                }
-            case .batch: sent = try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
-            case .single: sent = try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
-            case .parentChildren, .custom, .endpoint:
-                // Trees run in ParentChildrenSyncUpRunner, endpoints in processEndpoint, custom
-                // targets in processCustom.
-                throw SyncEngineError.syncUpNotSupported("?", kind: kind.productTypeName ?? "custom")
-            }
-            outcomes.merge(sent) { $1 }
         }
+        return PreparedBatch(batch: batch, outcomes: outcomes, toSend: toSend)
+    }
+
+    /// Sends `toSend` with the target's sender; the outcome of each record sent.
+    private func send(
+        _ toSend: [SyncUpRecord],
+        kind: SyncUpTargetKind,
+        callSize: Int,
+        plan: SyncUpRequestPlan,
+        ingest: (any BulkIngestClient)?
+    ) async throws -> [Int64: SyncUpOutcome] {
+        guard !toSend.isEmpty else { return [:] }
+        switch kind {
+        case .collection,
+            .batch where ingest != nil:
+            if let ingest {
+                return try await IngestSyncUpSender(org: ingest, plan: plan).send(toSend)
+            }
+            return try await CollectionSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
+        case .batch: return try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
+        case .single: return try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
+        case .parentChildren, .custom, .endpoint:
+            // Trees run in ParentChildrenSyncUpRunner, endpoints in processEndpoint, custom
+            // targets in processCustom.
+            throw SyncEngineError.syncUpNotSupported("?", kind: kind.productTypeName ?? "custom")
+        }
+    }
+
+    /// Reads back the modification dates of the records `sent` wrote and writes the batch's
+    /// outcomes with the sync state in one transaction; nothing when `sent` is `nil`.
+    private func finish(
+        _ sent: inout SentBatch?,
+        plan: SyncUpRequestPlan,
+        progress: inout SyncUpProgress
+    ) async throws {
+        guard let (batch, outcomes) = sent.map({ ($0.records, $0.outcomes) }) else { return }
+        sent = nil
         let written = batch.compactMap { record -> (type: String, id: String)? in
             guard let id = outcomes[record.entryID]?.serverID, let type = record.objectType else { return nil }
             return (type, id)
