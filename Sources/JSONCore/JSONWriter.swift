@@ -116,9 +116,14 @@ extension JSONValue {
                         output += "{}"
                     } else {
                         output += "{"
-                        var list = Array(members)
+                        var list: [(key: String, value: JSONValue)]
                         if options.sortedKeys {
+                            // The dictionary's own order is walked without hashing every key;
+                            // the order is then the sorted one anyway.
+                            list = members.dictionary.map { ($0.key, $0.value) }
                             list.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                        } else {
+                            list = Array(members)
                         }
                         stack.append(.object(list.makeIterator(), first: true))
                     }
