@@ -164,18 +164,36 @@ struct SyncUpRunner: Sendable {
         var cursor: Int64 = 0
         var ahead: Task<[SyncUpRecord], any Error>? = page(cursor)
         defer { ahead?.cancel() }
-        // A batch sent whose read-back and write-back are still to do: they are done while the
-        // next batch is being sent, and always before the run returns or fails.
+        // The batch being sent (its answers not awaited yet), and the batch before it, answered,
+        // whose read-back and write-back are still to do. While one batch is being sent, the one
+        // before it is written back and the next one is prepared, so the org always has work;
+        // batches are written back in order, each after its own sends, and every batch sent is
+        // written back before the run returns, stops or fails.
+        var sending: (answers: Task<[Int64: SyncUpOutcome], any Error>, batch: PreparedBatch)?
         var sent: SentBatch?
+        /// Waits for the batch being sent and makes it the one to write back.
+        func answered() async throws {
+            guard let (answers, prepared) = sending else { return }
+            sending = nil
+            var outcomes = prepared.outcomes
+            outcomes.merge(try await answers.value) { $1 }
+            sent = SentBatch(records: prepared.batch, outcomes: outcomes)
+        }
+        /// Writes back every batch sent, oldest first.
+        func drain() async throws {
+            try await finish(&sent, plan: plan, progress: &progress)
+            try await answered()
+            try await finish(&sent, plan: plan, progress: &progress)
+        }
         do {
             while true {
                 if stop.isStopRequested || Task.isCancelled {
-                    try await finish(&sent, plan: plan, progress: &progress)
+                    try await drain()
                     return true
                 }
                 let batch = try await (ahead ?? page(cursor)).value
                 guard let last = batch.last else {
-                    try await finish(&sent, plan: plan, progress: &progress)
+                    try await drain()
                     return false
                 }
                 cursor = last.entryID
@@ -194,26 +212,25 @@ struct SyncUpRunner: Sendable {
                     )
                     continue
                 }
+                // Prepared while the batch before is still being sent.
                 let prepared = try await prepare(batch, plan: plan, soup: soup)
+                try await answered()
                 let (kind, callSize) = (target.kind, target.maxBatchSize)
-                let sending = Task { [prepared] in
-                    try await send(prepared.toSend, kind: kind, callSize: callSize, plan: plan, ingest: ingest)
-                }
-                do {
-                    try await finish(&sent, plan: plan, progress: &progress)
-                } catch {
-                    // This batch's answers are not written back: its records stay dirty, with
-                    // their intents, for the next run.
-                    _ = try? await sending.value
-                    throw error
-                }
-                var outcomes = prepared.outcomes
-                outcomes.merge(try await sending.value) { $1 }
-                sent = SentBatch(records: prepared.batch, outcomes: outcomes)
+                sending = (
+                    Task { [prepared] in
+                        try await send(prepared.toSend, kind: kind, callSize: callSize, plan: plan, ingest: ingest)
+                    },
+                    prepared
+                )
+                try await finish(&sent, plan: plan, progress: &progress)
             }
         } catch {
-            // A batch already sent is still written back when a later step fails.
+            // The batches already sent are still written back when a later step fails (a batch
+            // whose sends failed keeps its records dirty, with their intents, for the next run).
             try? await finish(&sent, plan: plan, progress: &progress)
+            if (try? await answered()) != nil {
+                try? await finish(&sent, plan: plan, progress: &progress)
+            }
             throw error
         }
     }
