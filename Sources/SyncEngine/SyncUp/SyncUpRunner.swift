@@ -110,12 +110,12 @@ struct SyncUpRunner: Sendable {
 
     /// Streams the dirty records (sync-semantics §7.1, §11 item 22): counts them for `totalSize`,
     /// then reads one batch at a time after the last entry id seen, in numeric entry-id order
-    /// (the next batch is read while one is sent). Each batch is prepared (intents, conflicts),
-    /// then sent while the batch before it is read back and written back, so the org and the
-    /// store work at the same time; a batch's write-back always follows its own sends, and the
-    /// last one is done before the run returns, stops or fails. Memory holds three batches
-    /// whatever the number of dirty records, and records left dirty (failed, conflicted) are not
-    /// read twice.
+    /// (the next batch is read while one is sent). Each batch is prepared (intents, conflicts)
+    /// while the batch before it is being sent, sent once that one is answered, and read back and
+    /// written back while the next is sent, so the org and the store work at the same time; a
+    /// batch's write-back always follows its own sends, and every batch sent is written back
+    /// before the run returns, stops or fails. Memory holds four batches whatever the number of
+    /// dirty records, and records left dirty (failed, conflicted) are not read twice.
     ///
     /// - Returns: Whether the run stopped on request.
     private func runRecords(
