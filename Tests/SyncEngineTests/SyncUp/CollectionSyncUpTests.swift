@@ -39,4 +39,37 @@ struct CollectionSyncUpTests {
             #expect(creates.count == 3)
         }
     }
+
+    @Test func batchesAnsweredBeforeAFailureAreWrittenBackAndTheOthersStayDirty() async throws {
+        // Pages of 2,000: ten create calls and one read-back each. The next batch is sent only once
+        // the one before it is answered, and a batch is read back after the next one's sends start,
+        // so the first 21 requests are batch 1's ten creates and read-back and batch 2's ten
+        // creates, whatever the overlap; every later request is dropped (batch 2's read-back,
+        // batch 3's creates).
+        try await EngineHarness.withSyncUp(faults: FaultConfiguration(failAfter: 21)) { harness in
+            var entryIDs: [Int64] = []
+            for index in 1...4_500 {
+                entryIDs.append(try harness.createLocally(["Name": .string("Overlap \(index)")]))
+            }
+
+            let summary = try await harness.engine().syncUp(UpDefinitions.accounts())
+
+            #expect(summary.status == .failed)
+            // Batch 1 is written back: server ids, no longer dirty. Batches 2 and 3 stay dirty,
+            // with their create intents, for the next run to recover.
+            #expect(try await harness.store.read { try $0.dirtyEntryCount(in: "accounts") } == 2_500)
+            for entryID in entryIDs.prefix(2_000) {
+                let record = try #require(try harness.storedRecord(entryID: entryID))
+                #expect(record["__local__"] == .bool(false))
+                #expect(record["Id"]?.stringValue?.hasPrefix("001") == true)
+            }
+            for entryID in entryIDs.suffix(2_500) {
+                let record = try #require(try harness.storedRecord(entryID: entryID))
+                #expect(record["__local__"] == .bool(true))
+                #expect(record["__syncrun_create__"] != nil)
+            }
+            let onServer = try harness.database.query("SELECT COUNT() FROM Account", apiVersion: "62.0").totalSize
+            #expect(onServer == 4_000)
+        }
+    }
 }
