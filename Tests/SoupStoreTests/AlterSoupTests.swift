@@ -21,22 +21,22 @@ struct AlterSoupTests {
 
     /// Every entry kept with its id, times and document; every column equal to a fresh projection.
     private func expectIntact(_ temporary: TemporaryStore, before: [String]) throws {
-        let after = try TestFixtures.sqlite3(
+        let after = try SystemSQLite.lines(
             temporary.path,
             "SELECT id || '|' || created || '|' || lastModified || '|' || soup FROM TABLE_1 ORDER BY id"
         )
         #expect(after.count == Self.entryCount)
         #expect(after == before)
         #expect(
-            try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_old%'") == [
+            try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_old%'") == [
                 "0"
             ]
         )
-        #expect(try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM long_operations_status") == ["0"])
+        #expect(try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM long_operations_status") == ["0"])
     }
 
     private func snapshot(_ temporary: TemporaryStore) throws -> [String] {
-        try TestFixtures.sqlite3(
+        try SystemSQLite.lines(
             temporary.path,
             "SELECT id || '|' || created || '|' || lastModified || '|' || soup FROM TABLE_1 ORDER BY id"
         )
@@ -58,7 +58,7 @@ struct AlterSoupTests {
         try expectIntact(temporary, before: before)
         #expect(try temporary.store.read { try $0.indexSpecs(of: "accounts") } == specs)
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 temporary.path,
                 "SELECT TABLE_1_0, TABLE_1_1, TABLE_1_2, TABLE_1_3 FROM TABLE_1 WHERE id = 43"
             )
@@ -66,13 +66,13 @@ struct AlterSoupTests {
         )
         #expect(try temporary.store.read { try $0.dirtyEntries(in: "accounts") }.map(\.entryID) == [43])
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 temporary.path,
                 "SELECT count(*) FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'TABLE_1_3:2'"
             ) == ["2000"]
         )
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 temporary.path,
                 "SELECT count(*) FROM TABLE_1 WHERE TABLE_1_2 IS NULL OR TABLE_1_0 IS NULL"
             )
@@ -82,11 +82,11 @@ struct AlterSoupTests {
         try temporary.store.alterSoup("accounts", to: [IndexSpec(path: "Id", type: .string)])
         try expectIntact(temporary, before: before)
         #expect(
-            try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM sqlite_master WHERE name = 'TABLE_1_fts'")
+            try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM sqlite_master WHERE name = 'TABLE_1_fts'")
                 == ["0"]
         )
         #expect(
-            try TestFixtures.sqlite3(temporary.path, "SELECT group_concat(name, ',') FROM pragma_table_info('TABLE_1')")
+            try SystemSQLite.lines(temporary.path, "SELECT group_concat(name, ',') FROM pragma_table_info('TABLE_1')")
                 == ["id,soup,created,lastModified,TABLE_1_0"]
         )
     }
@@ -105,7 +105,7 @@ struct AlterSoupTests {
         ]
         try temporary.store.alterSoup("accounts", to: specs, reIndexData: true, stoppingAfter: step)
         #expect(
-            try TestFixtures.sqlite3(temporary.path, "SELECT type || ':' || status FROM long_operations_status") == [
+            try SystemSQLite.lines(temporary.path, "SELECT type || ':' || status FROM long_operations_status") == [
                 "alterSoup:\(step.rawValue)"
             ]
         )
@@ -113,7 +113,7 @@ struct AlterSoupTests {
         try expectIntact(temporary, before: before)
         #expect(try reopened.read { try $0.indexSpecs(of: "accounts") } == specs)
         #expect(
-            try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM TABLE_1 WHERE TABLE_1_1 = 'Industry 3'") == [
+            try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM TABLE_1 WHERE TABLE_1_1 = 'Industry 3'") == [
                 "2000"
             ]
         )

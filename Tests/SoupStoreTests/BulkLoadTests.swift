@@ -112,8 +112,8 @@ struct BulkLoadTests {
         #expect(try Self.content(bulk.store) == Self.content(plain.store))
         #expect(try Self.indexes(bulk.path) == indexes)
         #expect(try bulk.store.read { try $0.bulkLoad(of: "accounts") } == nil)
-        #expect(try TestFixtures.sqlite3(bulk.path, "SELECT count(*) FROM syncrun_pending_record_syncs") == ["0"])
-        #expect(try TestFixtures.sqlite3(bulk.path, "PRAGMA integrity_check") == ["ok"])
+        #expect(try SystemSQLite.lines(bulk.path, "SELECT count(*) FROM syncrun_pending_record_syncs") == ["0"])
+        #expect(try SystemSQLite.lines(bulk.path, "PRAGMA integrity_check") == ["ok"])
         // Finishing again does nothing; later pages go through the upsert.
         #expect(try bulk.store.write { try $0.finishBulkLoad(of: "accounts") } == 0)
         let later = Self.page([Self.record(3, name: "Three later"), Self.record(99)])
@@ -224,7 +224,7 @@ struct BulkLoadTests {
         #expect(try reopened.read { try $0.bulkLoad(of: "accounts") } == nil)
         #expect(try Self.indexes(temporary.path).count == 8)
         #expect(try reopened.read { try $0.entryCount(in: "accounts") } == 60)
-        let fetched = try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM syncrun_record_syncs")
+        let fetched = try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM syncrun_record_syncs")
         #expect(fetched == ["60"])
     }
 }

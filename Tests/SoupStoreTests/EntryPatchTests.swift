@@ -51,7 +51,7 @@ struct EntryPatchTests {
         #expect(byID.map(\.entryID) == [1])
         #expect(try store.read { try $0.dirtyEntries(in: "accounts") }.map(\.entryID) == [2, 3])
         #expect(
-            try TestFixtures.sqlite3(temporary.path, "SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'Renamed'")
+            try SystemSQLite.lines(temporary.path, "SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'Renamed'")
                 == ["3"]
         )
         #expect(try store.read { try $0.lastModifiedDates(of: [1, 2, 99], in: "accounts") }.count == 2)

@@ -36,7 +36,7 @@ struct PageUpsertTests {
         #expect(document["__sync_id__"] as? Int == 7)
         #expect(document["__last_error__"] == nil)
         #expect((document["attributes"] as? [String: Any])?["type"] as? String == "Account")
-        #expect(try TestFixtures.sqlite3(temporary.path, "SELECT TABLE_1_5 FROM TABLE_1 WHERE id = 2") == ["false"])
+        #expect(try SystemSQLite.lines(temporary.path, "SELECT TABLE_1_5 FROM TABLE_1 WHERE id = 2") == ["false"])
     }
 
     @Test func overwriteReplacesLocallyChangedEntries() throws {

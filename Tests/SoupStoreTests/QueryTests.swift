@@ -84,7 +84,7 @@ struct QueryTests {
             [.text("x' OR '1'='1")]
         )
         #expect(result == ["[0]"])
-        #expect(try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM TABLE_1") == ["3"])
+        #expect(try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM TABLE_1") == ["3"])
     }
 
     @Test func querySpecs() throws {

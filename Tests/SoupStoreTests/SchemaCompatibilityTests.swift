@@ -10,25 +10,25 @@ struct SchemaCompatibilityTests {
         defer { temporary.remove() }
         let path = temporary.path
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 path,
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'TABLE_%' ORDER BY name"
             )
                 == ["long_operations_status", "soup_attrs", "soup_index_map", "sqlite_sequence"]
         )
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT id || ':' || soupName FROM soup_attrs") == [
+            try SystemSQLite.lines(path, "SELECT id || ':' || soupName FROM soup_attrs") == [
                 "1:contacts", "2:accounts",
             ]
         )
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT group_concat(name, ',') FROM pragma_table_info('TABLE_1')")
+            try SystemSQLite.lines(path, "SELECT group_concat(name, ',') FROM pragma_table_info('TABLE_1')")
                 == [
                     "id,soup,created,lastModified,TABLE_1_0,TABLE_1_1,TABLE_1_2,TABLE_1_3,TABLE_1_4,TABLE_1_5,TABLE_1_6"
                 ]
         )
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 path,
                 "SELECT group_concat(name || ' ' || type, ',') FROM pragma_table_info('TABLE_2')"
             )
@@ -37,7 +37,7 @@ struct SchemaCompatibilityTests {
                 ]
         )
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 path,
                 "SELECT sql FROM sqlite_master WHERE name IN ('TABLE_1_fts', 'TABLE_2_fts') ORDER BY name"
             )
@@ -47,7 +47,7 @@ struct SchemaCompatibilityTests {
                 ]
         )
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 path,
                 "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'TABLE_2' ORDER BY name"
             )
@@ -57,11 +57,11 @@ struct SchemaCompatibilityTests {
                 ]
         )
         #expect(
-            try TestFixtures.sqlite3(path, "SELECT sql FROM sqlite_master WHERE name = 'TABLE_2_3_idx'")
+            try SystemSQLite.lines(path, "SELECT sql FROM sqlite_master WHERE name = 'TABLE_2_3_idx'")
                 == ["CREATE INDEX TABLE_2_3_idx on TABLE_2 ( json_extract(soup, '$.Industry') )"]
         )
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 path,
                 "SELECT soupName, path, columnName, columnType FROM soup_index_map WHERE soupName = 'accounts'"
             )
@@ -72,19 +72,19 @@ struct SchemaCompatibilityTests {
                     "accounts|Name|TABLE_2_4|full_text", "accounts|__local__|TABLE_2_5|string",
                 ]
         )
-        #expect(try TestFixtures.sqlite3(path, "PRAGMA journal_mode") == ["wal"])
-        #expect(try TestFixtures.sqlite3(path, "PRAGMA user_version") == ["3"])
+        #expect(try SystemSQLite.lines(path, "PRAGMA journal_mode") == ["wal"])
+        #expect(try SystemSQLite.lines(path, "PRAGMA user_version") == ["3"])
         _ = try temporary.store.write { try $0.upsert(entries: TestFixtures.accountRecords(0..<3), into: "accounts") }
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 path,
                 "SELECT count(*) FROM TABLE_2 WHERE id = json_extract(soup, '$._soupEntryId') AND lastModified = json_extract(soup, '$._soupLastModifiedDate')"
             )
                 == ["3"]
         )
-        #expect(try TestFixtures.sqlite3(path, "SELECT seq FROM sqlite_sequence WHERE name = 'TABLE_2'") == ["3"])
+        #expect(try SystemSQLite.lines(path, "SELECT seq FROM sqlite_sequence WHERE name = 'TABLE_2'") == ["3"])
         // The plan SmartStore relies on for json1 indexes.
-        let plan = try TestFixtures.sqlite3(
+        let plan = try SystemSQLite.lines(
             path,
             "EXPLAIN QUERY PLAN SELECT id FROM TABLE_2 WHERE json_extract(soup, '$.Industry') = 'x'"
         )
@@ -120,7 +120,7 @@ struct SchemaCompatibilityTests {
             INSERT INTO TABLE_1 VALUES (2, '{"Id":"003B","LastName":"Jones","Title":"CTO","__local__":false,"_soupEntryId":2,"_soupLastModifiedDate":2000}', 2000, 2000, '003B', 'Jones', '0');
             INSERT INTO TABLE_1_fts (rowid, TABLE_1_1) VALUES (1, 'Smith'), (2, 'Jones');
             """
-        _ = try TestFixtures.sqlite3(path, sql)
+        _ = try SystemSQLite.lines(path, sql)
         let store = try SoupStore(path: path)
         let soups = try store.read { try $0.soups() }
         #expect(
@@ -160,7 +160,7 @@ struct SchemaCompatibilityTests {
         }
         #expect(entry.entryID == 3)
         #expect(
-            try TestFixtures.sqlite3(
+            try SystemSQLite.lines(
                 path,
                 "SELECT TABLE_1_0, TABLE_1_1 FROM TABLE_1 WHERE id = 3; SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'brown'"
             ) == ["003C|Brown", "3"]

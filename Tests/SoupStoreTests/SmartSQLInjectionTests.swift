@@ -68,7 +68,7 @@ struct SmartSQLInjectionTests {
             #expect(count == nil || count == 1, "soup \(name)")
         }
         #expect(Set(try temporary.store.read { try $0.soups() }.map(\.name)) == Set(registered))
-        #expect(try TestFixtures.sqlite3(temporary.path, "PRAGMA integrity_check") == ["ok"])
+        #expect(try SystemSQLite.lines(temporary.path, "PRAGMA integrity_check") == ["ok"])
     }
 
     @Test func smartSQLPathsAndSoupsThatAreNotNamesAreRefused() throws {

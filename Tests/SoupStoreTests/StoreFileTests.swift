@@ -42,7 +42,7 @@ struct StoreFileTests {
         let directory = try TemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory.url) }
         let path = directory.url.appendingPathComponent("other.db").path
-        _ = try TestFixtures.sqlite3(path, "CREATE TABLE t (x)")
+        _ = try SystemSQLite.lines(path, "CREATE TABLE t (x)")
         #expect(throws: SoupStoreError.self) { _ = try SoupStore(path: path) }
     }
 
@@ -50,7 +50,7 @@ struct StoreFileTests {
         let temporary = try TestFixtures.store()
         let path = temporary.path
         defer { temporary.remove() }
-        _ = try TestFixtures.sqlite3(
+        _ = try SystemSQLite.lines(
             path,
             "INSERT INTO long_operations_status (type, details, status) VALUES ('AlterSoup', '{}', '2')"
         )

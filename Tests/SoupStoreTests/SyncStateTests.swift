@@ -17,7 +17,7 @@ struct SyncStateTests {
             )
         }
         #expect(state.id == 1 && state.status == .new && state.totalSize == -1 && state.maxTimeStamp == -1)
-        let rows = try TestFixtures.sqlite3(
+        let rows = try SystemSQLite.lines(
             temporary.path,
             "SELECT json_remove(soup, '$._soupLastModifiedDate') FROM TABLE_1; "
                 + "SELECT path || ':' || columnName || ':' || columnType FROM soup_index_map;"

@@ -41,20 +41,6 @@ enum TestFixtures {
             """
     }
 
-    /// Runs the system `sqlite3` on `path` and returns its output lines.
-    static func sqlite3(_ path: String, _ sql: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = Pipe()
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
-
     /// A temporary store with `soups`.
     static func store(_ soups: [SoupSpec] = [accounts]) throws -> TemporaryStore {
         try TemporaryStore(soups: soups)

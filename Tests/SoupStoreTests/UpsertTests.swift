@@ -98,7 +98,7 @@ struct UpsertTests {
                 into: "accounts"
             )
         }
-        let rows = try TestFixtures.sqlite3(
+        let rows = try SystemSQLite.lines(
             temporary.path,
             "SELECT TABLE_1_0, TABLE_1_1, quote(TABLE_1_2), TABLE_1_4, TABLE_1_5 FROM TABLE_1; "
                 + "SELECT rowid, TABLE_1_4 FROM TABLE_1_fts;"
@@ -123,7 +123,7 @@ struct UpsertTests {
                 into: "values"
             )
         }
-        let rows = try TestFixtures.sqlite3(
+        let rows = try SystemSQLite.lines(
             temporary.path,
             "SELECT TABLE_1_0, TABLE_1_1, TABLE_1_2, TABLE_1_3, quote(TABLE_1_4) FROM TABLE_1"
         )
@@ -188,13 +188,13 @@ struct UpsertTests {
             )
             #expect(try writer.reader.entryCount(in: "accounts") == 6)
         }
-        #expect(try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM TABLE_1_fts") == ["6"])
+        #expect(try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM TABLE_1_fts") == ["6"])
         try store.write { try $0.clearSoup("accounts") }
-        #expect(try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM TABLE_1_fts") == ["0"])
+        #expect(try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM TABLE_1_fts") == ["0"])
         let next = try store.write { try $0.upsert(#"{"Id":"x"}"#, into: "accounts") }
         #expect(next.entryID == 11)
         try store.write { try $0.dropSoup("accounts") }
         #expect(try store.read { try $0.hasSoup("accounts") } == false)
-        #expect(try TestFixtures.sqlite3(temporary.path, "SELECT count(*) FROM soup_index_map") == ["0"])
+        #expect(try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM soup_index_map") == ["0"])
     }
 }

@@ -58,13 +58,13 @@ struct SyncDownKillTests {
                 if outcome.killed {
                     killed += 1
                     // What an app opening the store now sees: an intact file, every index spec declared.
-                    #expect(try Self.sqlite3(store, "PRAGMA integrity_check") == ["ok"], "kill \(iteration)")
-                    let declared = try Self.sqlite3(
+                    #expect(try SystemSQLite.lines(store, "PRAGMA integrity_check") == ["ok"], "kill \(iteration)")
+                    let declared = try SystemSQLite.lines(
                         store,
                         "SELECT path FROM soup_index_map WHERE soupName = 'accounts' ORDER BY rowid"
                     )
                     #expect(declared.isEmpty || declared == Self.paths, "kill \(iteration): \(declared)")
-                    let loads = try Self.sqlite3(store, "SELECT count(*) FROM syncrun_bulk_loads")
+                    let loads = try SystemSQLite.lines(store, "SELECT count(*) FROM syncrun_bulk_loads")
                     if loads == ["1"] { killedDuringLoad += 1 }
                 }
                 let rerun = try SyncrunProcess.run(arguments)
@@ -78,13 +78,13 @@ struct SyncDownKillTests {
 
     /// The store after a run that ended `DONE`.
     static func expectComplete(_ store: String, _ context: String = "first run") throws {
-        let tables = try sqlite3(
+        let tables = try SystemSQLite.lines(
             store,
             "SELECT 'TABLE_' || id FROM soup_attrs WHERE soupName IN ('accounts', 'syncs_soup') ORDER BY soupName"
         )
         try #require(tables.count == 2, "\(context): \(tables)")
         let (soup, syncs) = (tables[0], tables[1])
-        let checks = try sqlite3(
+        let checks = try SystemSQLite.lines(
             store,
             """
             PRAGMA integrity_check;
@@ -116,19 +116,5 @@ struct SyncDownKillTests {
 
     static func remove(_ store: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-    }
-
-    /// Runs the system `sqlite3` on `path` (a plain connection, as an app's) and returns its lines.
-    static func sqlite3(_ path: String, _ sql: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = Pipe()
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
