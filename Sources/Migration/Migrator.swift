@@ -543,7 +543,9 @@ public struct Migrator: Sendable {
                     for item in page {
                         let record = try OrgValue(parsing: item.json).objectValue ?? [:]
                         if let waiting {
-                            let id = Values.value(atPath: object.idField, in: record)?.stringValue ?? ""
+                            let id =
+                                OrgValue.value(atPath: object.idField, in: record, ignoringCase: true)?.stringValue
+                                ?? ""
                             guard waiting.contains(id) else { continue }
                         }
                         records.append(record)

@@ -29,12 +29,16 @@ struct RecordDecider: Sendable {
     /// - Parameter waiting: in parent-first rounds, whether a record whose required parent is in
     ///   the soup but not written yet waits (`true`) or fails (the last round).
     func decide(_ records: [[String: OrgValue]], waiting: Bool = false) async throws -> [RecordDecision] {
-        let sourceIDs = records.map { Values.value(atPath: object.idField, in: $0)?.stringValue ?? "" }
+        let sourceIDs = records.map {
+            OrgValue.value(atPath: object.idField, in: $0, ignoringCase: true)?.stringValue ?? ""
+        }
         let references = object.immediateReferences
         var referenced: Set<String> = []
         for record in records {
             for reference in references {
-                if let id = Values.value(atPath: reference.field, in: record)?.stringValue, !id.isEmpty {
+                if let id = OrgValue.value(atPath: reference.field, in: record, ignoringCase: true)?.stringValue,
+                    !id.isEmpty
+                {
                     referenced.insert(id)
                 }
             }
@@ -96,7 +100,7 @@ struct RecordDecider: Sendable {
         var byExternalID: [Int] = []
         if let external = object.externalIDField {
             for index in unmatched {
-                let value = Values.value(atPath: external, in: records[index])
+                let value = OrgValue.value(atPath: external, in: records[index], ignoringCase: true)
                 if let value, !value.isNull, value.stringValue != "" {
                     byExternalID.append(index)
                 } else {
@@ -107,7 +111,7 @@ struct RecordDecider: Sendable {
             for index in byExternalID {
                 let candidates = found[Self.key(of: records[index], keys: [external])] ?? []
                 var upsert = createBodies[index]
-                upsert[external] = Values.value(atPath: external, in: records[index])
+                upsert[external] = OrgValue.value(atPath: external, in: records[index], ignoringCase: true)
                 decisions[index] = decision(
                     sourceIDs[index],
                     candidates: candidates,
@@ -162,7 +166,7 @@ struct RecordDecider: Sendable {
             let lowered = field.lowercased()
             if object.deferredReferences.contains(where: { $0.field.lowercased() == lowered }) { continue }
             let sourcePath = object.sourceFieldNames[lowered] ?? field
-            guard let value = Values.value(atPath: sourcePath, in: record) else { continue }
+            guard let value = OrgValue.value(atPath: sourcePath, in: record, ignoringCase: true) else { continue }
             if let map = object.valueMaps[lowered] {
                 guard let id = value.stringValue, !id.isEmpty else {
                     body[field] = .null
@@ -239,7 +243,9 @@ struct RecordDecider: Sendable {
     }
 
     static func key(of record: [String: OrgValue], keys: [String]) -> String {
-        keys.map { Values.keyText(Values.value(atPath: $0, in: record)) }.joined(separator: "\u{1}")
+        keys.map { Values.keyText(OrgValue.value(atPath: $0, in: record, ignoringCase: true)) }.joined(
+            separator: "\u{1}"
+        )
     }
 
     /// The target records whose `keys` equal those of the records at `indexes`, by key text.
@@ -253,7 +259,7 @@ struct RecordDecider: Sendable {
         var seen: Set<String> = []
         var keyValues: [[OrgValue?]] = []
         for index in indexes where seen.insert(Self.key(of: records[index], keys: keys)).inserted {
-            keyValues.append(keys.map { Values.value(atPath: $0, in: records[index]) })
+            keyValues.append(keys.map { OrgValue.value(atPath: $0, in: records[index], ignoringCase: true) })
         }
         var found: [String: [(id: String, fields: [String: OrgValue])]] = [:]
         let selected = MigrationOrder.union(["Id"], MigrationOrder.union(keys, fields))
@@ -311,9 +317,12 @@ struct RecordDecider: Sendable {
             guard let (soup, idField) = soups[sobject.lowercased()] else { continue }
             let entries = try store.readNow { try $0.entries(in: soup, wherePath: idField, isIn: ids) }
             for entry in entries {
-                if let id = Values.value(atPath: idField, in: try OrgValue(parsing: entry.json).objectValue ?? [:])?
-                    .stringValue
-                {
+                if let id = OrgValue.value(
+                    atPath: idField,
+                    in: try OrgValue(parsing: entry.json).objectValue ?? [:],
+                    ignoringCase: true
+                )?
+                .stringValue {
                     result.insert(id)
                 }
             }

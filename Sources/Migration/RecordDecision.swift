@@ -41,30 +41,6 @@ enum Values {
         SyncUpCreateRecovery.matches(target, sent: body)
     }
 
-    /// The value at a dotted path (`Account.Name`) of a record.
-    static func value(atPath path: String, in record: [String: OrgValue]) -> OrgValue? {
-        // The record is looked into as it is (wrapping it in an object value would copy and sort
-        // its keys on every call: this runs for every field of every migrated record).
-        guard path.utf8.contains(UInt8(ascii: ".")) else { return record[path] ?? Self.caseInsensitive(record, path) }
-        var components = path.split(separator: ".", omittingEmptySubsequences: false)[...]
-        guard let first = components.popFirst().map(String.init),
-            var current = record[first] ?? Self.caseInsensitive(record, first)
-        else { return nil }
-        for component in components {
-            guard let object = current.objectValue else { return nil }
-            guard let next = object[String(component)] ?? Self.caseInsensitive(object, String(component)) else {
-                return nil
-            }
-            current = next
-        }
-        return current
-    }
-
-    private static func caseInsensitive(_ object: [String: OrgValue], _ key: String) -> OrgValue? {
-        let lowered = key.lowercased()
-        return object.first { $0.key.lowercased() == lowered }?.value
-    }
-
     /// A comparable form of a key value: text compared case-insensitively (as SOQL `=` does),
     /// numbers as numbers.
     static func keyText(_ value: OrgValue?) -> String {

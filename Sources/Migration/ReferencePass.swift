@@ -32,10 +32,11 @@ struct ReferencePass: Sendable {
             var records: [(sourceID: String, values: [String: String?])] = []
             for item in page {
                 let record = try OrgValue(parsing: item.json).objectValue ?? [:]
-                guard let id = Values.value(atPath: object.idField, in: record)?.stringValue else { continue }
+                guard let id = OrgValue.value(atPath: object.idField, in: record, ignoringCase: true)?.stringValue
+                else { continue }
                 var values: [String: String?] = [:]
                 for field in fields {
-                    guard let value = Values.value(atPath: field, in: record) else { continue }
+                    guard let value = OrgValue.value(atPath: field, in: record, ignoringCase: true) else { continue }
                     values[field] = value.stringValue.flatMap { $0.isEmpty ? nil : $0 }
                 }
                 if !values.isEmpty { records.append((id, values)) }

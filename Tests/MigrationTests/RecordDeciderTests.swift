@@ -155,9 +155,9 @@ struct ValuesTests {
         #expect(Values.keyText(.integer(5)) == Values.keyText(.number(5.0)))
         #expect(Values.keyText(nil) == Values.keyText(.null))
         let record: [String: OrgValue] = ["Account": ["Name": "Acme"], "Email": "a@b.c"]
-        #expect(Values.value(atPath: "Account.Name", in: record) == .string("Acme"))
-        #expect(Values.value(atPath: "account.name", in: record) == .string("Acme"))
-        #expect(Values.value(atPath: "Owner.Name", in: record) == nil)
+        #expect(OrgValue.value(atPath: "Account.Name", in: record, ignoringCase: true) == .string("Acme"))
+        #expect(OrgValue.value(atPath: "account.name", in: record, ignoringCase: true) == .string("Acme"))
+        #expect(OrgValue.value(atPath: "Owner.Name", in: record, ignoringCase: true) == nil)
     }
 
     @Test func literalsAreTypedByTheTargetField() {

@@ -63,4 +63,21 @@ struct OrgValueTests {
         let json = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         #expect(throws: OrgClientError.self) { try OrgValue(parsing: json) }
     }
+
+    @Test func dottedPathsWalkNestedObjectsExactlyOrIgnoringCase() {
+        let record: [String: OrgValue] = [
+            "Name": "Acme", "Account": ["Name": "Parent", "Owner": ["Email": "o@acme.com"]], "Rating": .null,
+        ]
+        #expect(OrgValue.value(atPath: "Name", in: record) == "Acme")
+        #expect(OrgValue.value(atPath: "Account.Owner.Email", in: record) == "o@acme.com")
+        #expect(OrgValue.value(atPath: "Rating", in: record) == .null)
+        // A member that is not an object, a missing member, an empty path: no value.
+        #expect(OrgValue.value(atPath: "Name.First", in: record) == nil)
+        #expect(OrgValue.value(atPath: "Account.Industry", in: record) == nil)
+        #expect(OrgValue.value(atPath: "", in: record) == nil)
+        // Names are exact unless case is ignored.
+        #expect(OrgValue.value(atPath: "account.owner.email", in: record) == nil)
+        #expect(OrgValue.value(atPath: "account.owner.email", in: record, ignoringCase: true) == "o@acme.com")
+        #expect(OrgValue.value(atPath: "NAME", in: record, ignoringCase: true) == "Acme")
+    }
 }

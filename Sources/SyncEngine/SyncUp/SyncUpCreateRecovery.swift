@@ -140,7 +140,7 @@ package struct SyncUpCreateRecovery: Sendable {
             for record in try page.body.parse()["records"]?.arrayValue ?? [] {
                 guard let object = record.objectValue, let id = object["Id"]?.stringValue else { continue }
                 var values: [String: OrgValue] = [:]
-                for field in fields { values[field] = SyncUpRecord.value(atPath: field, in: object) ?? .null }
+                for field in fields { values[field] = OrgValue.value(atPath: field, in: object) ?? .null }
                 candidates.append(
                     Candidate(id: id, modified: object[plan.modificationDateFieldName]?.stringValue, fields: values)
                 )

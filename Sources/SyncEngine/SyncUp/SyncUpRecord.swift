@@ -101,7 +101,7 @@ struct SyncUpRecord: Sendable, Hashable {
 
     /// The external id to upsert on, when creates must become upserts (§7.7).
     func externalID(field: String?) -> String? {
-        guard let field, let value = Self.value(atPath: field, in: fields)?.stringValue, !value.isEmpty,
+        guard let field, let value = OrgValue.value(atPath: field, in: fields)?.stringValue, !value.isEmpty,
             !Self.isLocalID(value)
         else { return nil }
         return value
@@ -112,7 +112,7 @@ struct SyncUpRecord: Sendable, Hashable {
     func body(fieldList: [String]) -> [String: OrgValue] {
         var body: [String: OrgValue] = [:]
         for field in fieldList where field != idFieldName && field != modificationDateFieldName {
-            if let value = Self.value(atPath: field, in: fields) { body[field] = value }
+            if let value = OrgValue.value(atPath: field, in: fields) { body[field] = value }
         }
         return body
     }
@@ -170,19 +170,6 @@ struct SyncUpRecord: Sendable, Hashable {
         case .number(let number): number != 0
         default: false
         }
-    }
-
-    static func value(atPath path: String, in object: [String: OrgValue]) -> OrgValue? {
-        // Looked up in the dictionary as it is: wrapping it in an object value would copy it
-        // and sort its keys for every field of every record sent.
-        guard path.utf8.contains(UInt8(ascii: ".")) else { return object[path] }
-        var components = path.split(separator: ".", omittingEmptySubsequences: false)[...]
-        guard let first = components.popFirst(), var current = object[String(first)] else { return nil }
-        for component in components {
-            guard let next = current[String(component)] else { return nil }
-            current = next
-        }
-        return current
     }
 }
 
