@@ -81,7 +81,9 @@ struct BulkCSVTests {
         }
         let whole = try shaper.jsonArray(csv: csv)
         #expect(whole.count == 2_500)
-        let arrays = try shaper.jsonArrays(csv: csv, recordsPerArray: 1_000)
+        var chunks = shaper.arrayChunks(csv: csv, recordsPerArray: 1_000)
+        var arrays: [(json: String, count: Int)] = []
+        while let array = try chunks.next() { arrays.append(array) }
         #expect(arrays.map(\.count) == [1_000, 1_000, 500])
         let names = try arrays.flatMap { array in
             try JSONSerialization.jsonObject(with: Data(array.json.utf8)) as? [[String: Any]] ?? []
@@ -92,7 +94,10 @@ struct BulkCSVTests {
         // The arrays together are the whole page's array.
         let joined = "[" + arrays.map { String($0.json.dropFirst().dropLast()) }.joined(separator: ",") + "]"
         #expect(joined == whole.json)
-        let empty = try shaper.jsonArrays(csv: "\"Id\",\"Name\",\"Amount__c\"\n", recordsPerArray: 1_000)
-        #expect(empty.map(\.count) == [0] && empty.first?.json == "[]")
+        // A page without records gives no array to write, and one empty array whole.
+        var empty = shaper.arrayChunks(csv: "\"Id\",\"Name\",\"Amount__c\"\n", recordsPerArray: 1_000)
+        #expect(try empty.next() == nil)
+        let wholeEmpty = try shaper.jsonArray(csv: "\"Id\",\"Name\",\"Amount__c\"\n")
+        #expect(wholeEmpty.count == 0 && wholeEmpty.json == "[]")
     }
 }

@@ -149,19 +149,8 @@ public struct BulkRecordShaper: Sendable {
     /// - Throws: ``OrgClientError`` `invalidResponse` when the CSV is malformed or its header is
     ///   not the one this shaper was made for.
     public func jsonArray(csv: String) throws -> (json: String, count: Int) {
-        try jsonArrays(csv: csv, recordsPerArray: Int.max).first ?? ("[]", 0)
-    }
-
-    /// The records in `csv` (a whole results page, header first) as JSON array texts of at most
-    /// `recordsPerArray` records each, in order; one empty array for a page without records.
-    ///
-    /// - Throws: ``OrgClientError`` `invalidResponse` when the CSV is malformed or its header is
-    ///   not the one this shaper was made for.
-    public func jsonArrays(csv: String, recordsPerArray: Int) throws -> [(json: String, count: Int)] {
-        var chunks = arrayChunks(csv: csv, recordsPerArray: recordsPerArray)
-        var arrays: [(json: String, count: Int)] = []
-        while let array = try chunks.next() { arrays.append(array) }
-        return arrays.isEmpty ? [("[]", 0)] : arrays
+        var chunks = arrayChunks(csv: csv, recordsPerArray: Int.max)
+        return try chunks.next() ?? ("[]", 0)
     }
 
     /// The records in `csv` as JSON arrays of at most `recordsPerArray` records, made one at a
