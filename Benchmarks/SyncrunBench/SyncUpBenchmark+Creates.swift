@@ -107,34 +107,18 @@ extension SyncUpBenchmark {
             options: SyncOptions(fieldlist: Self.createFields, mergeMode: .overwrite)
         )
         let store = try SoupStore(path: workspace.store.path)
-        let clock = ContinuousClock()
-        var measurement = try await OrgServeProcess.withRunning(
-            executable,
-            data: workspace.org,
-            requestLog: workspace.requestLog
-        ) { org in
-            try await withEngine(org, store: store) { engine in
-                _ = ResourceUsage.resetPeakRSS()
-                let cpuStart = ResourceUsage.cpuSeconds()
-                let start = clock.now
-                let summary = try await engine.syncUp(definition)
-                let wall = clock.now - start
-                let cpu = ResourceUsage.cpuSeconds() - cpuStart
-                guard summary.status == .done, summary.created == records, summary.failed == 0 else {
-                    throw BenchmarkError(
-                        "\(name) (creates): the sync up ended \(summary.status.rawValue) with \(summary.created) of "
-                            + "\(records) created, \(summary.failed) failed"
-                            + (summary.error.map { ": \($0)" } ?? "")
-                    )
-                }
-                return SyncUpMeasurement(
-                    name: name,
-                    records: records,
-                    wallSeconds: wall.seconds,
-                    cpuSeconds: cpu,
-                    peakRSSKiB: ResourceUsage.peakRSSSinceResetKiB()
-                )
+        var measurement = try await timeSyncUp(
+            definition,
+            row: name,
+            store: store,
+            in: workspace,
+            executable: executable
+        ) { summary in
+            guard summary.status == .done, summary.created == records, summary.failed == 0 else {
+                return "\(name) (creates): the sync up ended \(summary.status.rawValue) with \(summary.created) of "
+                    + "\(records) created, \(summary.failed) failed"
             }
+            return nil
         }
         try verifyCreates(workspace, store: store, row: name, measurement: &measurement)
         return measurement

@@ -197,8 +197,37 @@ struct SyncUpBenchmark: AsyncParsableCommand {
             options: SyncOptions(fieldlist: Self.fields, mergeMode: .overwrite)
         )
         let store = try SoupStore(path: workspace.store.path)
+        var measurement = try await timeSyncUp(
+            definition,
+            row: name,
+            store: store,
+            in: workspace,
+            executable: executable
+        ) { summary in
+            guard summary.status == .done, summary.updated == records, summary.failed == 0, summary.conflicts == 0
+            else {
+                return "\(name): the sync up ended \(summary.status.rawValue) with \(summary.updated) of \(records) "
+                    + "updated, \(summary.failed) failed, \(summary.conflicts) conflicts"
+            }
+            return nil
+        }
+        try verify(workspace, store: store, row: name, measurement: &measurement)
+        return measurement
+    }
+
+    /// Runs `definition` against the workspace's org in its own `syncrun org serve` process and
+    /// measures the sync up alone (wall, CPU, peak RSS of this process). `problem` reads the summary
+    /// and says what is wrong with it, or `nil`; a problem ends the benchmark with that message.
+    func timeSyncUp(
+        _ definition: SyncDefinition,
+        row name: String,
+        store: SoupStore,
+        in workspace: Workspace,
+        executable: URL,
+        problem: @escaping @Sendable (SyncUpSummary) -> String?
+    ) async throws -> SyncUpMeasurement {
         let clock = ContinuousClock()
-        var measurement = try await OrgServeProcess.withRunning(
+        return try await OrgServeProcess.withRunning(
             executable,
             data: workspace.org,
             requestLog: workspace.requestLog
@@ -210,14 +239,8 @@ struct SyncUpBenchmark: AsyncParsableCommand {
                 let summary = try await engine.syncUp(definition)
                 let wall = clock.now - start
                 let cpu = ResourceUsage.cpuSeconds() - cpuStart
-                guard summary.status == .done, summary.updated == records, summary.failed == 0,
-                    summary.conflicts == 0
-                else {
-                    throw BenchmarkError(
-                        "\(name): the sync up ended \(summary.status.rawValue) with \(summary.updated) of \(records) "
-                            + "updated, \(summary.failed) failed, \(summary.conflicts) conflicts"
-                            + (summary.error.map { ": \($0)" } ?? "")
-                    )
+                if let problem = problem(summary) {
+                    throw BenchmarkError(problem + (summary.error.map { ": \($0)" } ?? ""))
                 }
                 return SyncUpMeasurement(
                     name: name,
@@ -228,8 +251,6 @@ struct SyncUpBenchmark: AsyncParsableCommand {
                 )
             }
         }
-        try verify(workspace, store: store, row: name, measurement: &measurement)
-        return measurement
     }
 
     private func measureBaseline(script: String, name: String, in workspace: Workspace, executable: URL)
