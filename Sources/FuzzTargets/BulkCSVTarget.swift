@@ -4,7 +4,9 @@ import OrgClient
 /// Bulk API 2.0 results: the RFC 4180 reader fed in two chunks (the split moves with the input, so
 /// quotes, CRLFs and multi-byte characters land on chunk boundaries), then the shaper that turns
 /// the rows into REST-shaped records, typed by column, nested on dotted relationship columns. The
-/// shaper's output must be valid JSON whatever the cells hold: an invalid document is a finding.
+/// shaper's output must be valid JSON whatever the cells hold, and the page shaped a few records at a
+/// time must give the same records in the same order: an invalid document or a difference is a
+/// finding.
 enum BulkCSVTarget {
     private static let kinds: [BulkRecordShaper.ValueKind] = [.text, .number, .boolean, .datetime]
 
@@ -44,5 +46,17 @@ enum BulkCSVTarget {
             return (try? reader.validateDocument()) != nil
         }
         precondition(valid, "the Bulk shaper wrote invalid JSON")
+        // Shaped a few records at a time (as a sync down writes a results page), the arrays hold
+        // the same records in the same order: the CSV slices and the array boundaries move nothing.
+        var chunks = shaper.arrayChunks(csv: csv, recordsPerArray: 3)
+        var members: [Substring] = []
+        var records = 0
+        while let chunk = try? chunks.next() {
+            precondition(chunk.count <= 3, "a chunk holds more records than asked")
+            records += chunk.count
+            members.append(chunk.json.dropFirst().dropLast())
+        }
+        precondition(records == shaped.count, "the chunks hold \(records) records, the page \(shaped.count)")
+        precondition("[" + members.joined(separator: ",") + "]" == shaped.json, "the chunks differ from the page")
     }
 }
