@@ -27,14 +27,34 @@ extension SoupWriter {
     public func patchEntries(_ patches: [Int64: JSONObject], in soup: String) throws -> EntryPatchResult {
         var members = Set<String>()
         for patch in patches.values { members.formUnion(patch.keys) }
-        let argument = JSONValue.object(
-            JSONObject(patches.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.object($0.value)) })
-        )
+        // The argument is written straight from the patches (no enclosing value to build and
+        // sort), with `_soupLastModifiedDate` in every patch so one `json_patch` per entry does it all.
+        let now = Self.now()
+        let stamp = ",\"" + SoupPath.lastModified + "\":" + String(now) + "}"
+        var argument = "{"
+        argument.reserveCapacity(patches.count * 160)
+        let unsorted = JSONValue.WriteOptions(sortedKeys: false)
+        for (index, entryID) in patches.keys.sorted().enumerated() {
+            guard var patch = patches[entryID] else { continue }
+            patch[SoupPath.lastModified] = nil
+            if index > 0 { argument += "," }
+            argument += "\"" + String(entryID) + "\":"
+            if patch.isEmpty {
+                argument += "{" + stamp.dropFirst()
+            } else {
+                JSONValue.object(patch).write(to: &argument, options: unsorted)
+                argument.removeLast()
+                argument += stamp
+            }
+        }
+        argument += "}"
         return try rewrite(
             soup,
-            argument: argument.jsonText,
+            argument: argument,
             document: "json_patch(t.soup, p.value)",
-            members: members
+            members: members,
+            now: now,
+            stampsInDocument: true
         )
     }
 
@@ -60,18 +80,26 @@ extension SoupWriter {
             soup,
             argument: argument.jsonText,
             document: "json_set(t.soup, \(SoupPath.jsonPathLiteral(member)), \(value))",
-            members: [member]
+            members: [member],
+            now: Self.now(),
+            stampsInDocument: false
         )
     }
 
     /// Rewrites the entries keyed in the JSON object `argument` (`_soupEntryId` → value `p`) to
     /// `document` (an expression of the stored `t.soup` and `p.value` / `p.type`), recomputing the
-    /// index columns whose path starts with one of `members`.
-    private func rewrite(_ soup: String, argument: String, document: String, members: Set<String>) throws
-        -> EntryPatchResult
-    {
+    /// index columns whose path starts with one of `members`. `now` becomes the entries'
+    /// `_soupLastModifiedDate`: set in the document here unless `stampsInDocument` (then
+    /// `document` already holds it).
+    private func rewrite(
+        _ soup: String,
+        argument: String,
+        document: String,
+        members: Set<String>,
+        now: Int64,
+        stampsInDocument: Bool
+    ) throws -> EntryPatchResult {
         let layout = try layout(soup)
-        let now = Self.now()
         let ids = "SELECT CAST(key AS INTEGER) FROM json_each(?1)"
         var previous: [Int64: Int64] = [:]
         let read = try db.cachedStatement(sql: "SELECT id, lastModified FROM \(layout.tableName) WHERE id IN (\(ids))")
@@ -84,10 +112,11 @@ extension SoupWriter {
             SoupPath.segments(index.path).first.map { changed.contains(String($0)) } ?? false
         }
         let assignments = columns.map { "\($0.columnName) = \(SoupProjection.sql(for: $0, document: "n.doc"))" }
+        let stamped =
+            stampsInDocument ? document : "json_set(\(document), '$.\(SoupPath.lastModified)', ?2)"
         let update = try db.cachedStatement(
             sql: """
-                WITH n AS MATERIALIZED (SELECT t.id AS eid, json_set(\(document), \
-                '$.\(SoupPath.lastModified)', ?2) AS doc FROM json_each(?1) AS p \
+                WITH n AS MATERIALIZED (SELECT t.id AS eid, \(stamped) AS doc FROM json_each(?1) AS p \
                 JOIN \(layout.tableName) AS t ON t.id = CAST(p.key AS INTEGER)) \
                 UPDATE \(layout.tableName) SET soup = n.doc, lastModified = ?2\
                 \(assignments.map { ", " + $0 }.joined()) FROM n WHERE \(layout.tableName).id = n.eid

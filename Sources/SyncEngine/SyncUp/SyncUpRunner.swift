@@ -397,6 +397,12 @@ struct SyncUpRunner: Sendable {
     /// Writes an update intent (``SyncUpUpdateIntent``) on every record of `batch` in `sending`
     /// about to be updated, in one transaction, before anything is sent; as for create intents,
     /// the records' `storedLastModified` follow the write unless the app edited them meanwhile.
+    ///
+    /// Under `OVERWRITE`, a record updated through the server id it already stores gets none:
+    /// the intent only serves the `LEAVE_IF_CHANGED` check of a later run (telling our own lost
+    /// write from someone else's), and `OVERWRITE` sends the update again whatever the server
+    /// holds (updates are idempotent). Adopted creates (their server id not stored yet) still get
+    /// theirs: create recovery reads it.
     private func recordUpdateIntents(
         _ batch: inout [SyncUpRecord],
         sending: Set<Int64>,
@@ -406,6 +412,9 @@ struct SyncUpRunner: Sendable {
         let now = registry.now
         var intents: [Int64: SyncUpCreateIntent] = [:]
         for record in batch where sending.contains(record.entryID) && record.action == .update {
+            if plan.isOverwrite, record.serverID != nil, !record.unsavedMembers.contains(plan.idFieldName) {
+                continue
+            }
             guard case .update(_, _, let fields) = plan.request(for: record) else { continue }
             let attempt = (SyncUpUpdateIntent.intent(in: record.fields)?.attempt ?? 0) + 1
             intents[record.entryID] = SyncUpCreateIntent(at: now, attempt: attempt, fields: fields)

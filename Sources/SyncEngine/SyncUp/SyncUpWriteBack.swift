@@ -79,16 +79,22 @@ struct SyncUpWriteBack {
         _ serverDates: [String: String],
         _ referenceRewrites: [String: String]
     ) -> JSONObject {
+        // Only what changes: a member left as stored is not patched (its index columns are then
+        // not recomputed either). The record holds every member write-back compares
+        // (``SyncUpRecord/members(for:)``: the id, the intents).
         var patch = JSONObject()
         for member in record.unsavedMembers.sorted() { patch[member] = record.fields[member] ?? .null }
-        patch[SyncUpCreateIntent.field] = .null
-        patch[SyncUpUpdateIntent.field] = .null
+        for intent in [SyncUpCreateIntent.field, SyncUpUpdateIntent.field] where record.fields[intent] != nil {
+            patch[intent] = .null
+        }
         if let referenceField, let old = record.fields[referenceField]?.stringValue, let new = referenceRewrites[old] {
             patch[referenceField] = .string(new)
         }
         switch outcome {
         case .created(let id), .updated(let id):
-            patch[idFieldName] = .string(id)
+            if record.fields[idFieldName]?.stringValue != id || record.unsavedMembers.contains(idFieldName) {
+                patch[idFieldName] = .string(id)
+            }
             if let date = serverDates[id] { patch[modificationDateFieldName] = .string(date) }
             patch[ControlFields.lastError] = .null
             for flag in [

@@ -203,17 +203,19 @@ struct SyncUpRecoveryTests {
         }
     }
 
-    /// Sets up one synced-down account edited locally, runs `syncUp` under LEAVE_IF_CHANGED, and
-    /// returns the 1-based number (in the org's request log) of the run's first write request.
+    /// Sets up one synced-down account edited locally, runs `syncUp` under `mergeMode`
+    /// (LEAVE_IF_CHANGED unless said), and returns the 1-based number (in the org's request log)
+    /// of the run's first write request.
     private static func updateScenario(
         _ harness: EngineHarness,
-        kind: SyncUpTargetKind
+        kind: SyncUpTargetKind,
+        mergeMode: SyncConfig.MergeMode = .leaveIfChanged
     ) async throws -> (id: String, writeNumber: Int, summary: SyncUpSummary) {
         let id = try harness.createAccounts(["Before"])[0]
         try await harness.syncDownAccounts()
         try harness.changeLocally(id, ["Name": "After"])
         let before = try harness.requestLog().count
-        let summary = try await harness.engine().syncUp(UpDefinitions.accounts(kind: kind, mergeMode: .leaveIfChanged))
+        let summary = try await harness.engine().syncUp(UpDefinitions.accounts(kind: kind, mergeMode: mergeMode))
         let log = try harness.requestLog()
         let write = try #require(
             log.indices.dropFirst(before).first { index in
@@ -254,6 +256,39 @@ struct SyncUpRecoveryTests {
             #expect(retried.status == .done && retried.updated == 1 && retried.conflicts == 0, "\(retried)")
             let record = try #require(try harness.storedRecord(id: id))
             #expect(record["__local__"] == false && record["__syncrun_update__"] == nil)
+            #expect(try harness.serverAccount(id)?["Name"] == "After")
+        }
+    }
+
+    /// Under OVERWRITE an update through a stored server id writes no intent (nothing reads it:
+    /// the update is sent again whatever the server holds); a lost one stays dirty and the next
+    /// run sends it again and stores the server's date of that write.
+    @Test(arguments: SyncUpTests.kinds)
+    func anOverwriteUpdateRecordsNoIntentAndALostOneIsSentAgain(kind: SyncUpTargetKind) async throws {
+        let writeNumber = try await EngineHarness.withSyncUp(clockStart: Date()) { harness in
+            try await Self.updateScenario(harness, kind: kind, mergeMode: .overwrite).writeNumber
+        }
+        try await EngineHarness.withSyncUp(
+            faults: FaultConfiguration(loseResponses: Set(writeNumber..<(writeNumber + Self.attempts))),
+            clockStart: Date()
+        ) {
+            harness in
+            let (id, number, lost) = try await Self.updateScenario(harness, kind: kind, mergeMode: .overwrite)
+            #expect(number == writeNumber)
+            #expect(lost.status == .failed)
+            #expect(try harness.serverAccount(id)?["Name"] == "After")
+            let pending = try #require(try harness.storedRecord(id: id))
+            #expect(pending["__local__"] == true && pending["__locally_updated__"] == true)
+            #expect(pending["__syncrun_update__"] == nil)
+            harness.clock.advance(seconds: 5)
+            try await Self.consumeLostResponses(harness, upTo: writeNumber + Self.attempts - 1)
+
+            let retried = try await harness.engine().syncUp(UpDefinitions.accounts(kind: kind, mergeMode: .overwrite))
+
+            #expect(retried.status == .done && retried.updated == 1 && retried.conflicts == 0, "\(retried)")
+            let record = try #require(try harness.storedRecord(id: id))
+            #expect(record["__local__"] == false && record["__syncrun_update__"] == nil)
+            #expect(try record["LastModifiedDate"] == harness.serverAccount(id)?["LastModifiedDate"])
             #expect(try harness.serverAccount(id)?["Name"] == "After")
         }
     }
