@@ -11,51 +11,96 @@ public struct EntryPatchResult: Sendable, Hashable {
 }
 
 extension SoupWriter {
-    /// Merge-patches the documents of some entries (RFC 7396, SQLite's `json_patch`), in one
-    /// set-based `UPDATE` whatever their number: each member of an entry's patch replaces the
-    /// document's top-level member of that name, and `null` removes it. Objects merge into
-    /// objects (RFC 7396), so give scalar values (or use ``setMember(_:to:in:)``) to replace one.
+    /// Merge-patches the documents of some entries (RFC 7396, SQLite's `json_patch`): each member
+    /// of an entry's patch replaces the document's top-level member of that name, and `null`
+    /// removes it. Objects merge into objects (RFC 7396), so give scalar values (or use
+    /// ``setMember(_:to:in:)``) to replace one.
     ///
     /// `_soupLastModifiedDate` is set; only the index columns (and FTS row) whose path starts with
-    /// a patched member are recomputed, from the new document, in the same statement. The
-    /// statements are cached on the connection, so a batch after the first prepares nothing.
+    /// a patched member are recomputed, in the same statement. One prepared `UPDATE` per shape of
+    /// patch runs once per entry (measured cheaper than one set-based statement through
+    /// `json_each`: no patch text to cut out of a batch-wide argument, no materialized documents,
+    /// and an index column of a member the patch replaces is read from the small patch, not the
+    /// merged document). The statements are cached on the connection, so a batch after the
+    /// first prepares nothing.
     ///
     /// - Parameter patches: The patch of each entry, by `_soupEntryId`; entries that do not exist
     ///   are skipped.
     /// - Throws: `SoupStoreError` (`.unknownSoup`, `.sqlite`).
     @discardableResult
     public func patchEntries(_ patches: [Int64: JSONObject], in soup: String) throws -> EntryPatchResult {
-        var members = Set<String>()
-        for patch in patches.values { members.formUnion(patch.keys) }
-        // The argument is written straight from the patches (no enclosing value to build and
-        // sort), with `_soupLastModifiedDate` in every patch so one `json_patch` per entry does it all.
+        let layout = try layout(soup)
         let now = Self.now()
-        let stamp = ",\"" + SoupPath.lastModified + "\":" + String(now) + "}"
-        var argument = "{"
-        argument.reserveCapacity(patches.count * 160)
-        let unsorted = JSONValue.WriteOptions(sortedKeys: false)
-        for (index, entryID) in patches.keys.sorted().enumerated() {
-            guard var patch = patches[entryID] else { continue }
-            patch[SoupPath.lastModified] = nil
-            if index > 0 { argument += "," }
-            argument += "\"" + String(entryID) + "\":"
-            if patch.isEmpty {
-                argument += "{" + stamp.dropFirst()
-            } else {
-                JSONValue.object(patch).write(to: &argument, options: unsorted)
-                argument.removeLast()
-                argument += stamp
-            }
-        }
-        argument += "}"
-        return try rewrite(
-            soup,
-            argument: argument,
-            document: "json_patch(t.soup, p.value)",
-            members: members,
-            now: now,
-            stampsInDocument: true
+        let entryIDs = patches.keys.sorted()
+        var previous: [Int64: Int64] = [:]
+        let read = try db.cachedStatement(
+            sql: "SELECT id, lastModified FROM \(layout.tableName) WHERE id IN (SELECT value FROM json_each(?))"
         )
+        let rows = try Row.fetchCursor(read, arguments: ["[" + entryIDs.map(String.init).joined(separator: ",") + "]"])
+        while let row = try rows.next() { previous[row[0]] = row[1] }
+        guard !previous.isEmpty else { return EntryPatchResult(previousLastModified: [:], lastModified: now) }
+
+        // One cached UPDATE per shape of patch (its members, and which of them hold objects), run
+        // once per entry: SQLite merges each patch into its document, and the index columns of
+        // the patched members are computed from the patch itself where that gives the new value
+        // (a one-segment path whose member the patch replaces), else from the merged document.
+        let stamp = ",\"" + SoupPath.lastModified + "\":" + String(now) + "}"
+        let unsorted = JSONValue.WriteOptions(sortedKeys: false)
+        var members = Set<String>()
+        var statements: [PatchShape: Statement] = [:]
+        for entryID in entryIDs where previous[entryID] != nil {
+            guard var patch = patches[entryID] else { continue }
+            if patch[SoupPath.lastModified] != nil { patch[SoupPath.lastModified] = nil }
+            var text = ""
+            if patch.isEmpty {
+                text = "{" + stamp.dropFirst()
+            } else {
+                JSONValue.object(patch).write(to: &text, options: unsorted)
+                text.removeLast()
+                text += stamp
+            }
+            var shape = PatchShape(members: [:])
+            for (member, value) in patch {
+                shape.members[member] = value.objectValue != nil
+                members.insert(member)
+            }
+            let update: Statement
+            if let known = statements[shape] {
+                update = known
+            } else {
+                update = try db.cachedStatement(sql: patchSQL(for: shape, layout: layout))
+                statements[shape] = update
+            }
+            try update.execute(arguments: [text, now, entryID])
+        }
+        members.insert(SoupPath.lastModified)
+        if layout.columns.contains(where: { index in
+            index.type == .fullText && SoupPath.segments(index.path).first.map { members.contains(String($0)) } == true
+        }) {
+            let ids = "[" + previous.keys.sorted().map(String.init).joined(separator: ",") + "]"
+            try FullText.refresh(db, layout: layout, idsSQL: "SELECT value FROM json_each(?1)", arguments: [ids])
+        }
+        return EntryPatchResult(previousLastModified: previous, lastModified: now)
+    }
+
+    /// The members of a patch, and whether each holds an object (merged, not replaced).
+    private struct PatchShape: Hashable {
+        var members: [String: Bool]
+    }
+
+    /// `UPDATE` of one entry (`?3`) by the patch `?1` (holding `_soupLastModifiedDate` `?2`).
+    private func patchSQL(for shape: PatchShape, layout: SoupLayout) -> String {
+        var assignments = ""
+        for index in layout.columns {
+            guard let first = SoupPath.segments(index.path).first.map(String.init) else { continue }
+            let isStamp = first == SoupPath.lastModified
+            guard isStamp || shape.members[first] != nil else { continue }
+            let replaced = isStamp || shape.members[first] == false
+            let fromPatch = replaced && SoupPath.segments(index.path).count == 1
+            let document = fromPatch ? "?1" : "json_patch(soup, ?1)"
+            assignments += ", \(index.columnName) = \(SoupProjection.sql(for: index, document: document))"
+        }
+        return "UPDATE \(layout.tableName) SET soup = json_patch(soup, ?1), lastModified = ?2\(assignments) WHERE id = ?3"
     }
 
     /// Sets the top-level member `member` of the documents of some entries to whole values (not
@@ -80,26 +125,18 @@ extension SoupWriter {
             soup,
             argument: argument.jsonText,
             document: "json_set(t.soup, \(SoupPath.jsonPathLiteral(member)), \(value))",
-            members: [member],
-            now: Self.now(),
-            stampsInDocument: false
+            members: [member]
         )
     }
 
     /// Rewrites the entries keyed in the JSON object `argument` (`_soupEntryId` → value `p`) to
     /// `document` (an expression of the stored `t.soup` and `p.value` / `p.type`), recomputing the
-    /// index columns whose path starts with one of `members`. `now` becomes the entries'
-    /// `_soupLastModifiedDate`: set in the document here unless `stampsInDocument` (then
-    /// `document` already holds it).
-    private func rewrite(
-        _ soup: String,
-        argument: String,
-        document: String,
-        members: Set<String>,
-        now: Int64,
-        stampsInDocument: Bool
-    ) throws -> EntryPatchResult {
+    /// index columns whose path starts with one of `members`.
+    private func rewrite(_ soup: String, argument: String, document: String, members: Set<String>) throws
+        -> EntryPatchResult
+    {
         let layout = try layout(soup)
+        let now = Self.now()
         let ids = "SELECT CAST(key AS INTEGER) FROM json_each(?1)"
         var previous: [Int64: Int64] = [:]
         let read = try db.cachedStatement(sql: "SELECT id, lastModified FROM \(layout.tableName) WHERE id IN (\(ids))")
@@ -112,8 +149,7 @@ extension SoupWriter {
             SoupPath.segments(index.path).first.map { changed.contains(String($0)) } ?? false
         }
         let assignments = columns.map { "\($0.columnName) = \(SoupProjection.sql(for: $0, document: "n.doc"))" }
-        let stamped =
-            stampsInDocument ? document : "json_set(\(document), '$.\(SoupPath.lastModified)', ?2)"
+        let stamped = "json_set(\(document), '$.\(SoupPath.lastModified)', ?2)"
         let update = try db.cachedStatement(
             sql: """
                 WITH n AS MATERIALIZED (SELECT t.id AS eid, \(stamped) AS doc FROM json_each(?1) AS p \

@@ -57,6 +57,68 @@ struct EntryPatchTests {
         #expect(try store.read { try $0.lastModifiedDates(of: [1, 2, 99], in: "accounts") }.count == 2)
     }
 
+    /// Whatever a patch holds (objects merged into objects, an object replacing a scalar, arrays,
+    /// nulls, nested and fanned-out paths, every column type), the patched entry's index columns
+    /// are those of an entry stored fresh with the resulting document.
+    @Test func patchedIndexColumnsEqualThoseOfTheSameDocumentStoredFresh() throws {
+        let things = SoupSpec(
+            name: "things",
+            indexes: [
+                IndexSpec(path: "attributes.type", type: .string), IndexSpec(path: "Owner", type: .string),
+                IndexSpec(path: "Count", type: .integer), IndexSpec(path: "Score", type: .floating),
+                IndexSpec(path: "Tags.name", type: .string), IndexSpec(path: "Kind", type: .json1),
+                IndexSpec(path: "Flag", type: .string), IndexSpec(path: "Title", type: .fullText),
+                IndexSpec(path: "Untouched", type: .string),
+            ]
+        )
+        let temporary = try TestFixtures.store([things])
+        defer { temporary.remove() }
+        let store = temporary.store
+        let original = """
+            [{"attributes":{"type":"Thing","url":"/x"},"Owner":"ann","Count":1,"Score":2.5,\
+            "Tags":[{"name":"a"}],"Kind":"k","Flag":false,"Title":"first words","Untouched":"u"},\
+            {"Owner":{"name":"bob"},"Count":"7","Title":"second","Untouched":"v"}]
+            """
+        try store.write { _ = try $0.upsert(entries: original, into: "things") }
+        try store.write { writer in
+            _ = try writer.patchEntries(
+                [
+                    1: [
+                        "attributes": ["url": .string("/y")], "Owner": ["name": .string("carol")],
+                        "Count": .integer(42), "Score": .null, "Tags": [["name": "x"], ["name": "y"]],
+                        "Kind": ["nested": true], "Flag": .bool(true), "Title": .string("renamed words"),
+                    ],
+                    2: ["Owner": .string("dan"), "Count": .number(3.75), "Flag": .string("yes")],
+                ],
+                in: "things"
+            )
+        }
+        // Store each patched document again as a new entry: its columns are the reference.
+        let patched = try store.read { try $0.entries(withIDs: [1, 2], in: "things") }
+        let copies = try patched.map { entry -> String in
+            var document = try Self.document(entry)
+            for member in ["_soupEntryId", "_soupLastModifiedDate", "_soupCreatedDate"] { document[member] = nil }
+            return String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        }
+        try store.write { _ = try $0.upsert(entries: "[" + copies.joined(separator: ",") + "]", into: "things") }
+        // Every index column (json1 indexes are expressions on the document, not columns).
+        let names = try SystemSQLite.lines(
+            temporary.path,
+            "SELECT columnName FROM soup_index_map WHERE soupName = 'things' AND columnName LIKE 'TABLE_1_%'"
+        )
+        #expect(names.count == things.indexes.count - 1)
+        let columns = names.map { "quote(\($0))" }.joined(separator: " || '|' || ")
+        let rows = try SystemSQLite.lines(temporary.path, "SELECT \(columns) FROM TABLE_1 ORDER BY id")
+        #expect(rows.count == 4)
+        #expect(rows[0] == rows[2])
+        #expect(rows[1] == rows[3])
+        #expect(rows[0].hasPrefix("'Thing'|'{\"name\":\"carol\"}'|42|NULL|"))
+        #expect(
+            try SystemSQLite.lines(temporary.path, "SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'renamed'")
+                == ["1", "3"]
+        )
+    }
+
     @Test func setMemberReplacesTheWholeValueAndKeepsJSONKinds() throws {
         let temporary = try TestFixtures.store()
         defer { temporary.remove() }

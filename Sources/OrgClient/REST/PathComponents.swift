@@ -22,9 +22,7 @@ package enum PathComponents {
     /// Checks an sObject or field API name (`Account`, `Invoice__c`, `ns__Ext_Id__c`).
     static func checkName(_ name: String, kind: String) throws -> String {
         guard !name.isEmpty, name.utf8.count <= 255,
-            name.unicodeScalars.allSatisfy({
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
-            })
+            name.utf8.allSatisfy({ isASCIILetterOrDigit($0) || $0 == UInt8(ascii: "_") })
         else {
             throw OrgClientError.invalidArgument(
                 "'\(name)' is not a valid \(kind) name; use its API name, for example 'Account'"
@@ -36,10 +34,16 @@ package enum PathComponents {
     /// Checks a record ID: 15 or 18 letters and digits.
     static func checkRecordID(_ id: String) throws -> String {
         guard id.utf8.count == 15 || id.utf8.count == 18,
-            id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
+            id.utf8.allSatisfy(isASCIILetterOrDigit)
         else {
             throw OrgClientError.invalidArgument("'\(id)' is not a record ID; IDs have 15 or 18 letters and digits")
         }
         return id
+    }
+
+    /// `0`–`9`, `a`–`z`, `A`–`Z` (byte checks: these run for every record sent).
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 }
