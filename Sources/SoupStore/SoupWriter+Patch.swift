@@ -100,7 +100,8 @@ extension SoupWriter {
             let document = fromPatch ? "?1" : "json_patch(soup, ?1)"
             assignments += ", \(index.columnName) = \(SoupProjection.sql(for: index, document: document))"
         }
-        return "UPDATE \(layout.tableName) SET soup = json_patch(soup, ?1), lastModified = ?2\(assignments) WHERE id = ?3"
+        return
+            "UPDATE \(layout.tableName) SET soup = json_patch(soup, ?1), lastModified = ?2\(assignments) WHERE id = ?3"
     }
 
     /// Sets the top-level member `member` of the documents of some entries to whole values (not

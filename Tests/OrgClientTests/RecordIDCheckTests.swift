@@ -28,7 +28,9 @@ struct APINameCheckTests {
         #expect(try PathComponents.checkName(name, kind: "sObject") == name)
     }
 
-    @Test(arguments: ["", "Accoünt", "Account/1", "Account Name", "Account.Name", "Ac%2F", String(repeating: "a", count: 256)])
+    @Test(arguments: [
+        "", "Accoünt", "Account/1", "Account Name", "Account.Name", "Ac%2F", String(repeating: "a", count: 256),
+    ])
     func anythingElseIsRefused(name: String) {
         let error = #expect(throws: OrgClientError.self) { try PathComponents.checkName(name, kind: "sObject") }
         #expect(error?.code == .invalidArgument)
