@@ -1,3 +1,5 @@
+import JSONCore
+
 /// The outcome of an upsert by external ID.
 public struct UpsertResult: Sendable, Hashable {
     /// The record's ID.
@@ -34,6 +36,32 @@ public struct SObjectRecord: Sendable, Hashable {
         object["attributes"] = .object(["type": .string(objectType)])
         if let id { object["Id"] = .string(id) }
         return .object(object)
+    }
+
+    /// Appends the JSON text of ``wireValue`` (keys sorted, as the writer sorts them) without
+    /// building it: a collection call writes 200 of these.
+    func writeWire(to output: inout String) {
+        var keys = fields.keys.filter { $0 != "attributes" && (id == nil || $0 != "Id") }
+        keys.append("attributes")
+        if id != nil { keys.append("Id") }
+        keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        output += "{"
+        for (index, key) in keys.enumerated() {
+            if index > 0 { output += "," }
+            JSONWriter.appendQuoted(key, to: &output)
+            output += ":"
+            switch key {
+            case "attributes":
+                output += #"{"type":"#
+                JSONWriter.appendQuoted(objectType, to: &output)
+                output += "}"
+            case "Id" where id != nil:
+                JSONWriter.appendQuoted(id ?? "", to: &output)
+            default:
+                fields[key]?.write(to: &output)
+            }
+        }
+        output += "}"
     }
 }
 

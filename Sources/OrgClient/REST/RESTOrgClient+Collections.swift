@@ -97,7 +97,12 @@ extension RESTOrgClient {
         for record in records {
             _ = try PathComponents.checkName(record.objectType, kind: "sObject")
         }
-        let body: OrgValue = ["allOrNone": .bool(allOrNone), "records": .array(records.map(\.wireValue))]
-        return body.jsonText
+        var body = #"{"allOrNone":"# + (allOrNone ? "true" : "false") + #","records":["#
+        body.reserveCapacity(records.count * 128)
+        for (index, record) in records.enumerated() {
+            if index > 0 { body += "," }
+            record.writeWire(to: &body)
+        }
+        return body + "]}"
     }
 }
