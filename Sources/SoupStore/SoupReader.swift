@@ -99,14 +99,18 @@ public struct SoupReader {
     public func dirtyEntries(in soup: String, afterEntryID: Int64 = 0, limit: Int = 2000) throws -> [SoupEntry] {
         let layout = try layout(soup)
         let dirty = ControlFields.predicate(ControlFields.local, is: true, in: layout)
-        return try Row.fetchAll(
-            db,
+        let statement = try db.cachedStatement(
             sql: """
                 SELECT id, created, lastModified, soup FROM \(layout.tableName)
                 WHERE \(dirty) AND id > ? ORDER BY id LIMIT ?
-                """,
-            arguments: [afterEntryID, limit]
-        ).map(Self.entry)
+                """
+        )
+        // Each row is read straight from the statement (no copied row per entry).
+        var entries: [SoupEntry] = []
+        entries.reserveCapacity(min(limit, 10_000))
+        let rows = try Row.fetchCursor(statement, arguments: [afterEntryID, limit])
+        while let row = try rows.next() { entries.append(Self.entry(row)) }
+        return entries
     }
 
     /// How many entries of `soup` have local changes.

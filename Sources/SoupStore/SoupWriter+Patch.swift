@@ -44,32 +44,41 @@ extension SoupWriter {
         // once per entry: SQLite merges each patch into its document, and the index columns of
         // the patched members are computed from the patch itself where that gives the new value
         // (a one-segment path whose member the patch replaces), else from the merged document.
-        let stamp = ",\"" + SoupPath.lastModified + "\":" + String(now) + "}"
+        let stamp = "\"" + SoupPath.lastModified + "\":" + String(now) + "}"
         let unsorted = JSONValue.WriteOptions(sortedKeys: false)
         var members = Set<String>()
         var statements: [PatchShape: Statement] = [:]
+        // Patches of a batch mostly share one shape: compare with the last one before hashing.
+        var last: (keys: [String], objects: [Bool], statement: Statement)?
+        var (text, keys, objects) = ("", [String](), [Bool]())
         for entryID in entryIDs where previous[entryID] != nil {
-            guard var patch = patches[entryID] else { continue }
-            if patch[SoupPath.lastModified] != nil { patch[SoupPath.lastModified] = nil }
-            var text = ""
-            if patch.isEmpty {
-                text = "{" + stamp.dropFirst()
-            } else {
-                JSONValue.object(patch).write(to: &text, options: unsorted)
-                text.removeLast()
-                text += stamp
+            guard let patch = patches[entryID] else { continue }
+            text.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
+            objects.removeAll(keepingCapacity: true)
+            text += "{"
+            for (member, value) in patch where member != SoupPath.lastModified {
+                JSONWriter.appendQuoted(member, to: &text)
+                text += ":"
+                value.write(to: &text, options: unsorted)
+                text += ","
+                keys.append(member)
+                if case .object = value { objects.append(true) } else { objects.append(false) }
             }
-            var shape = PatchShape(members: [:])
-            for (member, value) in patch {
-                shape.members[member] = value.objectValue != nil
-                members.insert(member)
-            }
+            text += stamp
             let update: Statement
-            if let known = statements[shape] {
-                update = known
+            if let last, last.keys == keys, last.objects == objects {
+                update = last.statement
             } else {
-                update = try db.cachedStatement(sql: patchSQL(for: shape, layout: layout))
-                statements[shape] = update
+                let shape = PatchShape(members: Dictionary(zip(keys, objects)) { $1 })
+                if let known = statements[shape] {
+                    update = known
+                } else {
+                    update = try db.cachedStatement(sql: patchSQL(for: shape, layout: layout))
+                    statements[shape] = update
+                }
+                members.formUnion(keys)
+                last = (keys, objects, update)
             }
             try update.execute(arguments: [text, now, entryID])
         }
