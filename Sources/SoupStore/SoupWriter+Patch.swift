@@ -32,12 +32,7 @@ extension SoupWriter {
         let layout = try layout(soup)
         let now = Self.now()
         let entryIDs = patches.keys.sorted()
-        var previous: [Int64: Int64] = [:]
-        let read = try db.cachedStatement(
-            sql: "SELECT id, lastModified FROM \(layout.tableName) WHERE id IN (SELECT value FROM json_each(?))"
-        )
-        let rows = try Row.fetchCursor(read, arguments: ["[" + entryIDs.map(String.init).joined(separator: ",") + "]"])
-        while let row = try rows.next() { previous[row[0]] = row[1] }
+        let previous = try lastModified(of: entryIDs, layout: layout)
         guard !previous.isEmpty else { return EntryPatchResult(previousLastModified: [:], lastModified: now) }
 
         // One cached UPDATE per shape of patch (its members, and which of them hold objects), run
@@ -83,12 +78,7 @@ extension SoupWriter {
             try update.execute(arguments: [text, now, entryID])
         }
         members.insert(SoupPath.lastModified)
-        if layout.columns.contains(where: { index in
-            index.type == .fullText && SoupPath.segments(index.path).first.map { members.contains(String($0)) } == true
-        }) {
-            let ids = "[" + previous.keys.sorted().map(String.init).joined(separator: ",") + "]"
-            try FullText.refresh(db, layout: layout, idsSQL: "SELECT value FROM json_each(?1)", arguments: [ids])
-        }
+        try refreshFullText(of: previous.keys, members: members, layout: layout)
         return EntryPatchResult(previousLastModified: previous, lastModified: now)
     }
 
@@ -114,7 +104,7 @@ extension SoupWriter {
     }
 
     /// Sets the top-level member `member` of the documents of some entries to whole values (not
-    /// merged), in one set-based `UPDATE`, like ``patchEntries(_:in:)``.
+    /// merged), with one prepared `UPDATE` run per entry, like ``patchEntries(_:in:)``.
     ///
     /// - Parameter values: The value of each entry, by `_soupEntryId`; entries that do not exist
     ///   are skipped.
@@ -124,55 +114,63 @@ extension SoupWriter {
         -> EntryPatchResult
     {
         try SoupPath.validate(member)
-        let argument = JSONValue.object(
-            JSONObject(values.sorted { $0.key < $1.key }.map { (String($0.key), $0.value) })
-        )
-        // json_each gives scalars as SQL values (booleans as 1 and 0): give them back their JSON kind.
-        let value =
-            "CASE p.type WHEN 'true' THEN json('true') WHEN 'false' THEN json('false') WHEN 'null' THEN json('null') "
-            + "WHEN 'object' THEN json(p.value) WHEN 'array' THEN json(p.value) ELSE p.value END"
-        return try rewrite(
-            soup,
-            argument: argument.jsonText,
-            document: "json_set(t.soup, \(SoupPath.jsonPathLiteral(member)), \(value))",
-            members: [member]
-        )
-    }
-
-    /// Rewrites the entries keyed in the JSON object `argument` (`_soupEntryId` → value `p`) to
-    /// `document` (an expression of the stored `t.soup` and `p.value` / `p.type`), recomputing the
-    /// index columns whose path starts with one of `members`.
-    private func rewrite(_ soup: String, argument: String, document: String, members: Set<String>) throws
-        -> EntryPatchResult
-    {
         let layout = try layout(soup)
         let now = Self.now()
-        let ids = "SELECT CAST(key AS INTEGER) FROM json_each(?1)"
-        var previous: [Int64: Int64] = [:]
-        let read = try db.cachedStatement(sql: "SELECT id, lastModified FROM \(layout.tableName) WHERE id IN (\(ids))")
-        let rows = try Row.fetchCursor(read, arguments: [argument])
-        while let row = try rows.next() { previous[row[0]] = row[1] }
+        let entryIDs = values.keys.sorted()
+        let previous = try lastModified(of: entryIDs, layout: layout)
         guard !previous.isEmpty else { return EntryPatchResult(previousLastModified: [:], lastModified: now) }
 
-        let changed = members.union([SoupPath.lastModified])
-        let columns = layout.columns.filter { index in
-            SoupPath.segments(index.path).first.map { changed.contains(String($0)) } ?? false
+        // `json(?1)` gives the value its JSON kind (a string's text is quoted, as written).
+        let document =
+            "json_set(soup, \(SoupPath.jsonPathLiteral(member)), json(?1), '$.\(SoupPath.lastModified)', ?2)"
+        let members: Set<String> = [member, SoupPath.lastModified]
+        var assignments = ""
+        for index in layout.columns {
+            guard let first = SoupPath.segments(index.path).first.map(String.init), members.contains(first) else {
+                continue
+            }
+            assignments += ", \(index.columnName) = \(SoupProjection.sql(for: index, document: document))"
         }
-        let assignments = columns.map { "\($0.columnName) = \(SoupProjection.sql(for: $0, document: "n.doc"))" }
-        let stamped = "json_set(\(document), '$.\(SoupPath.lastModified)', ?2)"
         let update = try db.cachedStatement(
-            sql: """
-                WITH n AS MATERIALIZED (SELECT t.id AS eid, \(stamped) AS doc FROM json_each(?1) AS p \
-                JOIN \(layout.tableName) AS t ON t.id = CAST(p.key AS INTEGER)) \
-                UPDATE \(layout.tableName) SET soup = n.doc, lastModified = ?2\
-                \(assignments.map { ", " + $0 }.joined()) FROM n WHERE \(layout.tableName).id = n.eid
-                """
+            sql: "UPDATE \(layout.tableName) SET soup = \(document), lastModified = ?2\(assignments) WHERE id = ?3"
         )
-        try update.execute(arguments: [argument, now])
-        if columns.contains(where: { $0.type == .fullText }) {
-            try FullText.refresh(db, layout: layout, idsSQL: ids, arguments: [argument])
+        var text = ""
+        for entryID in entryIDs where previous[entryID] != nil {
+            guard let value = values[entryID] else { continue }
+            text.removeAll(keepingCapacity: true)
+            value.write(to: &text)
+            try update.execute(arguments: [text, now, entryID])
         }
+        try refreshFullText(of: previous.keys, members: members, layout: layout)
         return EntryPatchResult(previousLastModified: previous, lastModified: now)
+    }
+
+    /// The `lastModified` of the entries of `entryIDs` that exist, in one statement.
+    private func lastModified(of entryIDs: [Int64], layout: SoupLayout) throws -> [Int64: Int64] {
+        let read = try db.cachedStatement(
+            sql: "SELECT id, lastModified FROM \(layout.tableName) WHERE id IN (SELECT value FROM json_each(?))"
+        )
+        var previous: [Int64: Int64] = [:]
+        let rows = try Row.fetchCursor(read, arguments: ["[" + entryIDs.map(String.init).joined(separator: ",") + "]"])
+        while let row = try rows.next() { previous[row[0]] = row[1] }
+        return previous
+    }
+
+    /// Rewrites the full-text rows of `entryIDs` when an FTS column's path starts with one of
+    /// `members`.
+    private func refreshFullText(
+        of entryIDs: Dictionary<Int64, Int64>.Keys,
+        members: Set<String>,
+        layout: SoupLayout
+    ) throws {
+        guard
+            layout.columns.contains(where: { index in
+                index.type == .fullText
+                    && SoupPath.segments(index.path).first.map { members.contains(String($0)) } == true
+            })
+        else { return }
+        let ids = "[" + entryIDs.sorted().map(String.init).joined(separator: ",") + "]"
+        try FullText.refresh(db, layout: layout, idsSQL: "SELECT value FROM json_each(?1)", arguments: [ids])
     }
 }
 
