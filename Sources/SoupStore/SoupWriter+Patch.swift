@@ -1,7 +1,7 @@
 import GRDB
 import JSONCore
 
-/// What ``SoupWriter/patchEntries(_:in:)`` and ``SoupWriter/setMember(_:to:in:)`` did.
+/// What ``SoupWriter/patchEntries(_:in:lastModified:)`` and ``SoupWriter/setMember(_:to:in:)`` did.
 public struct EntryPatchResult: Sendable, Hashable {
     /// The `_soupLastModifiedDate` each rewritten entry had before, by `_soupEntryId`; entries that
     /// do not exist are absent (and were not written).
@@ -24,15 +24,26 @@ extension SoupWriter {
     /// merged document). The statements are cached on the connection, so a batch after the
     /// first prepares nothing.
     ///
-    /// - Parameter patches: The patch of each entry, by `_soupEntryId`; entries that do not exist
-    ///   are skipped.
+    /// - Parameters:
+    ///   - patches: The patch of each entry, by `_soupEntryId`; entries that do not exist are
+    ///     skipped.
+    ///   - lastModified: The entries' `_soupLastModifiedDate` when the caller has just read them in
+    ///     this transaction (``SoupReader/lastModifiedDates(of:in:)``); an entry absent from it is
+    ///     taken as not existing. `nil`: read here.
     /// - Throws: `SoupStoreError` (`.unknownSoup`, `.sqlite`).
     @discardableResult
-    public func patchEntries(_ patches: [Int64: JSONObject], in soup: String) throws -> EntryPatchResult {
+    public func patchEntries(
+        _ patches: [Int64: JSONObject],
+        in soup: String,
+        lastModified known: [Int64: Int64]? = nil
+    ) throws -> EntryPatchResult {
         let layout = try layout(soup)
         let now = Self.now()
         let entryIDs = patches.keys.sorted()
-        let previous = try lastModified(of: entryIDs, layout: layout)
+        let previous =
+            try known.map { known in
+                Dictionary(uniqueKeysWithValues: entryIDs.compactMap { id in known[id].map { (id, $0) } })
+            } ?? lastModified(of: entryIDs, layout: layout)
         guard !previous.isEmpty else { return EntryPatchResult(previousLastModified: [:], lastModified: now) }
 
         // One cached UPDATE per shape of patch (its members, and which of them hold objects), run
@@ -104,7 +115,7 @@ extension SoupWriter {
     }
 
     /// Sets the top-level member `member` of the documents of some entries to whole values (not
-    /// merged), with one prepared `UPDATE` run per entry, like ``patchEntries(_:in:)``.
+    /// merged), with one prepared `UPDATE` run per entry, like ``patchEntries(_:in:lastModified:)``.
     ///
     /// - Parameter values: The value of each entry, by `_soupEntryId`; entries that do not exist
     ///   are skipped.

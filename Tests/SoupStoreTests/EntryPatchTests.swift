@@ -119,6 +119,30 @@ struct EntryPatchTests {
         )
     }
 
+    /// Stamps the caller read in the same transaction stand for the read: an entry absent from
+    /// them is not written, and only patched entries are reported.
+    @Test func patchWithKnownStampsWritesOnlyTheEntriesTheyHold() throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        try store.write { _ = try $0.upsert(entries: TestFixtures.accountRecords(0..<3), into: "accounts") }
+        let result = try store.write { writer in
+            let stamps = try writer.reader.lastModifiedDates(of: [1, 2, 3], in: "accounts")
+            var known = stamps
+            known[2] = nil
+            return try writer.patchEntries(
+                [1: ["Name": .string("One")], 2: ["Name": .string("Two")]],
+                in: "accounts",
+                lastModified: known
+            )
+        }
+        #expect(Set(result.previousLastModified.keys) == [1])
+        let names = try store.read { try $0.entries(withIDs: [1, 2, 3], in: "accounts") }.map {
+            try Self.document($0)["Name"] as? String
+        }
+        #expect(names == ["One", "Account 1", "Account 2"])
+    }
+
     @Test func setMemberReplacesTheWholeValueAndKeepsJSONKinds() throws {
         let temporary = try TestFixtures.store()
         defer { temporary.remove() }

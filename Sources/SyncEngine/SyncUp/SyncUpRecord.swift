@@ -138,8 +138,11 @@ struct SyncUpRecord: Sendable, Hashable {
     struct MemberSelection: Sendable {
         /// The names by UTF-8 length, each with its bytes.
         private let byLength: [Int: [(bytes: [UInt8], name: String)]]
+        /// How many names.
+        let count: Int
 
         init(_ names: Set<String>) {
+            count = names.count
             var byLength: [Int: [(bytes: [UInt8], name: String)]] = [:]
             for name in names.sorted() { byLength[name.utf8.count, default: []].append((Array(name.utf8), name)) }
             self.byLength = byLength
@@ -165,7 +168,7 @@ struct SyncUpRecord: Sendable, Hashable {
             var reader = JSONReader(bytes: bytes)
             guard (try? reader.next()) == .objectStart else { return nil }
             var fields: [String: OrgValue] = [:]
-            fields.reserveCapacity(16)
+            fields.reserveCapacity(keep.count)
             do {
                 while let token = try reader.next() {
                     switch token {

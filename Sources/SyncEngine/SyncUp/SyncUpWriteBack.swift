@@ -14,8 +14,9 @@ import SoupStore
 /// record (which may hold only some members of the document): only what the outcome changes (id,
 /// modification date, flags, `__last_error__`, the intents) and the record's members changed in
 /// memory (``SyncUpRecord/unsavedMembers``) are merged into the stored document, for the whole
-/// batch in one set-based statement (``SoupWriter/patchEntries(_:in:)``). Entries the app edited
-/// are written whole from their stored version, as before.
+/// batch in one transaction (``SoupWriter/patchEntries(_:in:lastModified:)``, one prepared
+/// statement run per entry). Entries the app edited are written whole from their stored version,
+/// as before.
 ///
 /// The create intent (``SyncUpCreateIntent``) of every record with an outcome is removed in the
 /// same transaction: the create either happened (the id is stored) or was refused.
@@ -65,7 +66,7 @@ struct SyncUpWriteBack {
                 whole.append((record, outcome, isUnchanged))
             }
         }
-        if !patches.isEmpty { try writer.patchEntries(patches, in: soupName) }
+        if !patches.isEmpty { try writer.patchEntries(patches, in: soupName, lastModified: stamps) }
         if !whole.isEmpty {
             try writeWhole(whole, serverDates: serverDates, referenceRewrites: referenceRewrites, writer: writer)
         }
