@@ -436,8 +436,8 @@ struct SyncUpRunner: Sendable {
         }
     }
 
-    /// Writes each intent into its entry's `field`, in one transaction and one set-based statement
-    /// (the stored documents are rewritten by SQLite, not parsed here); returns the new
+    /// Writes each intent into its entry's `field`, in one transaction (one prepared statement run
+    /// per entry: the stored documents are rewritten by SQLite, not parsed here); returns the new
     /// `_soupLastModifiedDate` of the entries the app had not edited since they were read (`read`),
     /// so write-back still tells the app's edits apart.
     static func writeIntents(
