@@ -43,7 +43,7 @@ extension SoupWriter {
         let previous =
             try known.map { known in
                 Dictionary(uniqueKeysWithValues: entryIDs.compactMap { id in known[id].map { (id, $0) } })
-            } ?? lastModified(of: entryIDs, layout: layout)
+            } ?? reader.lastModifiedDates(of: entryIDs, in: soup)
         guard !previous.isEmpty else { return EntryPatchResult(previousLastModified: [:], lastModified: now) }
 
         // One cached UPDATE per shape of patch (its members, and which of them hold objects), run
@@ -128,7 +128,7 @@ extension SoupWriter {
         let layout = try layout(soup)
         let now = Self.now()
         let entryIDs = values.keys.sorted()
-        let previous = try lastModified(of: entryIDs, layout: layout)
+        let previous = try reader.lastModifiedDates(of: entryIDs, in: soup)
         guard !previous.isEmpty else { return EntryPatchResult(previousLastModified: [:], lastModified: now) }
 
         // `json(?1)` gives the value its JSON kind (a string's text is quoted, as written).
@@ -156,17 +156,6 @@ extension SoupWriter {
         return EntryPatchResult(previousLastModified: previous, lastModified: now)
     }
 
-    /// The `lastModified` of the entries of `entryIDs` that exist, in one statement.
-    private func lastModified(of entryIDs: [Int64], layout: SoupLayout) throws -> [Int64: Int64] {
-        let read = try db.cachedStatement(
-            sql: "SELECT id, lastModified FROM \(layout.tableName) WHERE id IN (SELECT value FROM json_each(?))"
-        )
-        var previous: [Int64: Int64] = [:]
-        let rows = try Row.fetchCursor(read, arguments: ["[" + entryIDs.map(String.init).joined(separator: ",") + "]"])
-        while let row = try rows.next() { previous[row[0]] = row[1] }
-        return previous
-    }
-
     /// Rewrites the full-text rows of `entryIDs` when an FTS column's path starts with one of
     /// `members`.
     private func refreshFullText(
@@ -180,8 +169,12 @@ extension SoupWriter {
                     && SoupPath.segments(index.path).first.map { members.contains(String($0)) } == true
             })
         else { return }
-        let ids = "[" + entryIDs.sorted().map(String.init).joined(separator: ",") + "]"
-        try FullText.refresh(db, layout: layout, idsSQL: "SELECT value FROM json_each(?1)", arguments: [ids])
+        try FullText.refresh(
+            db,
+            layout: layout,
+            idsSQL: "SELECT value FROM json_each(?1)",
+            arguments: [SoupReader.idList(entryIDs.sorted())]
+        )
     }
 }
 
@@ -217,7 +210,8 @@ extension SoupReader {
         return dates
     }
 
-    private static func idList(_ entryIDs: [Int64]) -> String {
+    /// The JSON array of `entryIDs`, for `json_each` in an `IN` clause.
+    static func idList(_ entryIDs: [Int64]) -> String {
         "[" + entryIDs.map(String.init).joined(separator: ",") + "]"
     }
 }

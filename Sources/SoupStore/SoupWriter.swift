@@ -99,7 +99,7 @@ public struct SoupWriter {
     /// Deletes the entries with these `_soupEntryId`s; returns how many existed.
     public func deleteEntries(_ entryIDs: [Int64], from soup: String) throws -> Int {
         let layout = try layout(soup)
-        let ids = "[" + entryIDs.map(String.init).joined(separator: ",") + "]"
+        let ids = SoupReader.idList(entryIDs)
         try db.execute(
             sql: "DELETE FROM \(layout.tableName) WHERE id IN (SELECT value FROM json_each(?))",
             arguments: [ids]

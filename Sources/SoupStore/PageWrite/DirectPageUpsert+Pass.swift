@@ -293,7 +293,7 @@ extension DirectPageUpsert {
                 }
             }
             if layout.hasFullTextTable, !entryIDs.isEmpty {
-                let ids = "[" + entryIDs.map(String.init).joined(separator: ",") + "]"
+                let ids = SoupReader.idList(entryIDs)
                 try FullText.refresh(
                     db,
                     layout: layout,
