@@ -54,13 +54,13 @@ struct SyncUpRecord: Sendable, Hashable {
         modificationDateFieldName: String,
         dirtyWithoutOperationIsUpdate: Bool,
         defaultObjectType: String? = nil,
-        members: MemberSelection? = nil
+        members: JSONMemberSelection? = nil
     ) throws {
         self.defaultObjectType = defaultObjectType
         self.entryID = entry.entryID
         self.storedLastModified = entry.lastModified
         self.fields =
-            try members.flatMap { Self.members(of: entry.json, keeping: $0) }
+            try members.flatMap { OrgValue.members(of: entry.json, selecting: $0) }
             ?? OrgValue(parsing: entry.json).objectValue ?? [:]
         self.idFieldName = idFieldName
         self.modificationDateFieldName = modificationDateFieldName
@@ -121,7 +121,7 @@ struct SyncUpRecord: Sendable, Hashable {
 
     /// The top-level members a sync up reads of each dirty entry: the control flags, the id,
     /// modification date and type, the intents, and the first segment of every field `plan` sends.
-    static func members(for plan: SyncUpRequestPlan) -> MemberSelection {
+    static func members(for plan: SyncUpRequestPlan) -> JSONMemberSelection {
         var members: Set<String> = [
             ControlFields.local, ControlFields.locallyCreated, ControlFields.locallyUpdated,
             ControlFields.locallyDeleted, "attributes", plan.idFieldName, plan.modificationDateFieldName,
@@ -130,70 +130,7 @@ struct SyncUpRecord: Sendable, Hashable {
         for path in plan.createFields + plan.updateFields + (plan.externalIDField.map { [$0] } ?? []) {
             members.insert(String(path.split(separator: ".", omittingEmptySubsequences: false).first ?? ""))
         }
-        return MemberSelection(members)
-    }
-
-    /// Member names to read, matched against a document's keys as bytes: a key that is not one
-    /// of them is skipped without making a string of it (most keys of a dirty record are not read).
-    struct MemberSelection: Sendable {
-        /// The names by UTF-8 length, each with its bytes.
-        private let byLength: [Int: [(bytes: [UInt8], name: String)]]
-        /// How many names.
-        let count: Int
-
-        init(_ names: Set<String>) {
-            count = names.count
-            var byLength: [Int: [(bytes: [UInt8], name: String)]] = [:]
-            for name in names.sorted() { byLength[name.utf8.count, default: []].append((Array(name.utf8), name)) }
-            self.byLength = byLength
-        }
-
-        /// The selected name equal to the unescaped key `key`, if any.
-        func name(matching key: UnsafeBufferPointer<UInt8>) -> String? {
-            guard let candidates = byLength[key.count] else { return nil }
-            return candidates.first { $0.bytes.elementsEqual(key) }?.name
-        }
-
-        /// Whether `name` is selected.
-        func contains(_ name: String) -> Bool {
-            byLength[name.utf8.count]?.contains { $0.name == name } ?? false
-        }
-    }
-
-    /// The members of the JSON object `json` named in `keep`, reading the others past without
-    /// building them; `nil` when `json` is not a well-formed object (read it whole for the error).
-    static func members(of json: String, keeping keep: MemberSelection) -> [String: OrgValue]? {
-        var text = json
-        return text.withUTF8 { bytes -> [String: OrgValue]? in
-            var reader = JSONReader(bytes: bytes)
-            guard (try? reader.next()) == .objectStart else { return nil }
-            var fields: [String: OrgValue] = [:]
-            fields.reserveCapacity(keep.count)
-            do {
-                while let token = try reader.next() {
-                    switch token {
-                    case .key(let key):
-                        let name: String?
-                        if key.hasEscapes {
-                            let decoded = reader.string(key)
-                            name = keep.contains(decoded) ? decoded : nil
-                        } else {
-                            name = keep.name(
-                                matching: UnsafeBufferPointer(rebasing: bytes[(key.start + 1)..<(key.end - 1)])
-                            )
-                        }
-                        if let name { fields[name] = try reader.readValue() } else { try reader.skipValue() }
-                    case .objectEnd:
-                        return try reader.next() == nil ? fields : nil
-                    default:
-                        return nil
-                    }
-                }
-            } catch {
-                return nil
-            }
-            return nil
-        }
+        return JSONMemberSelection(members)
     }
 
     /// Lenient flag reading: `true`, `"true"` (any case), `1` and `"1"` are set (§2.2).
