@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SOQL", targets: ["SOQL"]),
         .library(name: "SyncConfig", targets: ["SyncConfig"]),
         .library(name: "SyncPlan", targets: ["SyncPlan"]),
+        .library(name: "FileSchema", targets: ["FileSchema"]),
         .library(name: "SoupStore", targets: ["SoupStore"]),
         .library(name: "SyncLedger", targets: ["SyncLedger"]),
         .library(name: "OrgClient", targets: ["OrgClient"]),
@@ -39,6 +40,9 @@ let package = Package(
     targets: [
         // Core: JSON value, reader and writer, no dependencies.
         .target(name: "JSONCore"),
+        // Core: how syncrun versions its SQLite files (named GRDB migrations, newer files refused,
+        // a copy kept until an upgrade commits) and creates private files (0600 / 0700).
+        .target(name: "FileSchema", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // Core: SOQL grammar and the Salesforce calendar, no dependencies.
         .target(name: "SOQL"),
         // Config model, loaders (JSON + YAML with source positions) and diagnostics.
@@ -52,7 +56,7 @@ let package = Package(
         .target(
             name: "SoupStore",
             dependencies: [
-                "JSONCore",
+                "JSONCore", "FileSchema",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API, for the per-record loops of sync down's page upsert.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -63,7 +67,10 @@ let package = Package(
         // parent/children protection and their SQL. Between the store and the engine.
         .target(
             name: "SyncLedger",
-            dependencies: ["SoupStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SoupStore", "FileSchema", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The org client protocol and its Salesforce REST implementation.
         .target(
@@ -150,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "syncrun-bench",
             dependencies: [
-                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
+                "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg", "SyncEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -174,7 +181,7 @@ let package = Package(
         // Shared test helpers: temp dirs, local org on a free port, temp stores.
         .target(
             name: "SyncrunTestSupport",
-            dependencies: ["SoupStore", "LocalOrg", "SyncConfig"],
+            dependencies: ["SoupStore", "SyncLedger", "LocalOrg", "SyncConfig"],
             path: "Sources/SyncrunTestSupport"
         ),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
@@ -195,7 +202,13 @@ let package = Package(
                 "JSONCore", "SoupStore", "SyncrunTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "SyncLedgerTests", dependencies: ["SyncLedger", "SoupStore", "SyncrunTestSupport"]),
+        .testTarget(
+            name: "SyncLedgerTests",
+            dependencies: [
+                "SyncLedger", "SoupStore", "FileSchema", "SyncrunTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "OrgClientTests",
             dependencies: [
@@ -233,7 +246,7 @@ let package = Package(
         .testTarget(
             name: "MigrationTests",
             dependencies: [
-                "Migration", "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "LocalOrg", "SyncEngine",
+                "Migration", "JSONCore", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg", "SyncEngine",
                 "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),

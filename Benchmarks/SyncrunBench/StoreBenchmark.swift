@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GRDB
 import SoupStore
+import SyncLedger
 
 /// `syncrun-bench store`: the store's hot paths against SQLite's floor.
 ///
@@ -48,7 +49,7 @@ struct StoreBenchmark: ParsableCommand {
         let floor = try measureFloor(directory.appendingPathComponent("floor.db").path)
         print("  floor: raw prepared INSERTs, one transaction     \(Self.rate(entries, floor))")
 
-        let store = try SoupStore(path: directory.appendingPathComponent("pages.db").path)
+        let store = try SoupStore.ledger(path: directory.appendingPathComponent("pages.db").path)
         try store.registerSoups([Self.soup])
         let inserts = try Self.time {
             for page in pages {
@@ -73,7 +74,7 @@ struct StoreBenchmark: ParsableCommand {
             "  upsertPage, \(pageSize)/page, all updates          \(Self.rate(entries, updates))  \(Self.ratio(updates, floor))"
         )
 
-        let importStore = try SoupStore(path: directory.appendingPathComponent("import.db").path)
+        let importStore = try SoupStore.ledger(path: directory.appendingPathComponent("import.db").path)
         try importStore.registerSoups([Self.soup])
         let array = "[" + (0..<entries).map(Self.record).joined(separator: ",") + "]"
         let imported = try Self.time { _ = try importStore.write { try $0.upsert(entries: array, into: "accounts") } }
@@ -113,7 +114,7 @@ struct StoreBenchmark: ParsableCommand {
 
     /// The floor: the rows `upsertPage` would produce, computed beforehand, inserted raw.
     private func measureFloor(_ path: String) throws -> Duration {
-        let store = try SoupStore(path: path)
+        let store = try SoupStore.ledger(path: path)
         try store.registerSoups([Self.soup])
         store.checkpointQuietly()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -150,7 +151,7 @@ struct StoreBenchmark: ParsableCommand {
     }
 
     private static func fill(_ path: String, count: Int) throws {
-        let store = try SoupStore(path: path)
+        let store = try SoupStore.ledger(path: path)
         try store.registerSoups([soup])
         for start in stride(from: 0, to: count, by: 10_000) {
             let page = "[" + (start..<min(start + 10_000, count)).map(record).joined(separator: ",") + "]"
@@ -175,7 +176,7 @@ struct StoreBenchmark: ParsableCommand {
     /// The child: export every entry to /dev/null as `syncrun store export` does, report peak RSS.
     private static func exportInChild(_ path: String) throws {
         let before = peakMemory()
-        let store = try SoupStore(path: path)
+        let store = try SoupStore.ledger(path: path)
         guard let sink = FileHandle(forWritingAtPath: "/dev/null") else { return }
         var buffer = Data()
         var count = 0

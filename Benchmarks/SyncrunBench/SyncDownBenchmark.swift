@@ -5,6 +5,7 @@ import GRDB
 import LocalOrg
 import NIOCore
 import SoupStore
+import SyncLedger
 
 /// `syncrun-bench floor`: the floor of a sync down. Fetches every page from a query server (the
 /// page server) and inserts it with ONE SQLite statement per page, one transaction per page,
@@ -112,7 +113,7 @@ struct FloorBenchmark: AsyncParsableCommand {
     /// Registers soup `accounts` (the sync-down benchmark's index specs) through `SoupStore` and
     /// the record-syncs table; returns the one-statement-per-page insert into that layout.
     static func prepareSoup(at path: String) throws -> String {
-        let store = try SoupStore(path: path)
+        let store = try SoupStore.ledger(path: path)
         let spec = SoupSpec(
             name: "accounts",
             indexes: [

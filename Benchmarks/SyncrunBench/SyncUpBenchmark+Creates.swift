@@ -4,6 +4,7 @@ import OrgClient
 import SoupStore
 import SyncConfig
 import SyncEngine
+import SyncLedger
 
 /// The create table of `syncrun-bench sync-up`: N Accounts created locally (local ids,
 /// `__locally_created__`, `attributes.type`) sent by the `collection` target, and optionally the
@@ -39,7 +40,7 @@ extension SyncUpBenchmark {
                 in: copy,
                 executable: executable
             )
-            try verifyCreates(copy, store: try SoupStore(path: copy.store.path), row: name, measurement: &row)
+            try verifyCreates(copy, store: try SoupStore.ledger(path: copy.store.path), row: name, measurement: &row)
             rows.append(row)
         }
         return ([SyncUpMeasurement.table(rows, records: records, operation: .create)] + notes)
@@ -50,7 +51,7 @@ extension SyncUpBenchmark {
     private func makeCreateState(in base: Workspace) throws {
         try FileManager.default.createDirectory(at: base.org, withIntermediateDirectories: true)
         _ = try OrgDatabase(directory: base.org)
-        let store = try SoupStore(path: base.store.path)
+        let store = try SoupStore.ledger(path: base.store.path)
         let industries = ["Technology", "Banking", "Energy", "Retail", "Healthcare", "Manufacturing"]
         let places = [
             ("San Francisco", "United States"), ("London", "United Kingdom"), ("Paris", "France"),
@@ -106,7 +107,7 @@ extension SyncUpBenchmark {
             target: .up(target),
             options: SyncOptions(fieldlist: Self.createFields, mergeMode: .overwrite)
         )
-        let store = try SoupStore(path: workspace.store.path)
+        let store = try SoupStore.ledger(path: workspace.store.path)
         var measurement = try await timeSyncUp(
             definition,
             row: name,

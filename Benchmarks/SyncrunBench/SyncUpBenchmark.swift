@@ -6,6 +6,7 @@ import OrgClient
 import SoupStore
 import SyncConfig
 import SyncEngine
+import SyncLedger
 
 /// `syncrun-bench sync-up`: sync up of N locally updated Accounts, with the `collection` target
 /// (200 records per call) and the `single` target (one call per record), and optionally the
@@ -147,7 +148,7 @@ struct SyncUpBenchmark: AsyncParsableCommand {
     private func makeState(in base: Workspace, executable: URL) async throws {
         try FileManager.default.createDirectory(at: base.org, withIntermediateDirectories: true)
         try SeedAccountsCommand.seed(OrgDatabase(directory: base.org), records: records)
-        let store = try SoupStore(path: base.store.path)
+        let store = try SoupStore.ledger(path: base.store.path)
         try await store.write { writer in
             let indexes = [
                 IndexSpec(path: "Id", type: .string), IndexSpec(path: "__local__", type: .string),
@@ -196,7 +197,7 @@ struct SyncUpBenchmark: AsyncParsableCommand {
             target: .up(target),
             options: SyncOptions(fieldlist: Self.fields, mergeMode: .overwrite)
         )
-        let store = try SoupStore(path: workspace.store.path)
+        let store = try SoupStore.ledger(path: workspace.store.path)
         var measurement = try await timeSyncUp(
             definition,
             row: name,
@@ -263,7 +264,12 @@ struct SyncUpBenchmark: AsyncParsableCommand {
             in: workspace,
             executable: executable
         )
-        try verify(workspace, store: try SoupStore(path: workspace.store.path), row: name, measurement: &measurement)
+        try verify(
+            workspace,
+            store: try SoupStore.ledger(path: workspace.store.path),
+            row: name,
+            measurement: &measurement
+        )
         return measurement
     }
 

@@ -39,14 +39,6 @@ public struct StoreOrgBinding: Sendable, Hashable {
 enum OrgBindingTable {
     static let name = "syncrun_org_binding"
 
-    static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(name) (id INTEGER PRIMARY KEY CHECK (id = 1), org_id TEXT NOT NULL, \
-                user_id TEXT NOT NULL, org_name TEXT NOT NULL, instance_url TEXT NOT NULL, bound_at INTEGER NOT NULL)
-                """
-        )
-    }
 }
 
 extension SoupReader {
@@ -72,7 +64,6 @@ extension SoupReader {
 extension SoupWriter {
     /// Records the org and user this store belongs to (replacing any earlier binding).
     public func bind(to binding: StoreOrgBinding) throws {
-        try OrgBindingTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO \(OrgBindingTable.name) (id, org_id, user_id, org_name, instance_url, bound_at) \

@@ -1,3 +1,4 @@
+import FileSchema
 import Foundation
 import GRDB
 import Logging
@@ -22,34 +23,65 @@ import Logging
 public final class SoupStore: Sendable {
     /// The store file's path.
     public let path: String
-    let pool: DatabasePool
+    /// A `DatabasePool` (WAL: one writer, concurrent readers), or for a read-only open of a store on
+    /// a read-only medium, an immutable `DatabaseQueue`.
+    let pool: any DatabaseWriter
     let logger: Logger
 
+    /// What opening this store did to its schema: the steps applied (none for a read-only open).
+    public let upgrade: VersionedDatabase.Upgrade
+    /// Files of the store (itself, its `-wal`, `-shm`) this open made private because others could
+    /// read them, for the caller to tell the user.
+    public let tightenedFiles: [String]
+
     /// Opens the store at `path`, creating the file (mode 0600, parent directories 0700) and the
-    /// bookkeeping tables when missing, and finishing any alter-soup operation or bulk load an
-    /// earlier (killed) run left unfinished.
+    /// bookkeeping tables when missing, applying the schema steps the file lacks (the store's own,
+    /// then `migrations`), and finishing any alter-soup operation or bulk load an earlier (killed)
+    /// run left unfinished. An existing file readable by others is made private (0600), with a
+    /// notice in the log.
     ///
     /// - Parameters:
     ///   - path: The SQLite file.
     ///   - logger: Receives debug-level records of schema changes; none when `nil`.
-    /// - Throws: `SoupStoreError` (`.encryptedStore`, `.notASmartStore`, `.foreignOperation`,
-    ///   `.io`, `.sqlite`).
-    public convenience init(path: String, logger: Logger? = nil) throws {
-        try self.init(path: path, logger: logger, readOnly: false)
+    ///   - migrations: The schema steps of the layer that opens the store, applied after the
+    ///     store's own (the sync ledger passes its tables' steps).
+    /// - Throws: `SoupStoreError` (`.encryptedStore`, `.notASmartStore`, `.newerStore`,
+    ///   `.foreignOperation`, `.io`, `.sqlite`).
+    public convenience init(path: String, logger: Logger? = nil, migrations: VersionedDatabase = VersionedDatabase([]))
+        throws
+    {
+        try self.init(path: path, logger: logger, readOnly: false, migrations: migrations)
     }
 
-    /// Opens the existing store at `path` for reading only (dry runs): no byte of the file
-    /// changes, unfinished alter operations are left as they are, and every write throws.
+    /// Opens the existing store at `path` for reading only (dry runs, `status`, `store query`): no
+    /// byte of the file changes, unfinished alter operations are left as they are, a file written
+    /// by an older syncrun is read without being upgraded, and every write throws.
     ///
-    /// - Throws: `SoupStoreError` as ``init(path:logger:)``, and `.io` when the file is missing.
-    public static func openReadOnly(path: String, logger: Logger? = nil) throws -> SoupStore {
-        try SoupStore(path: path, logger: logger, readOnly: true)
+    /// - Throws: `SoupStoreError` as ``init(path:logger:migrations:)``, and `.io` when the file is
+    ///   missing.
+    public static func openReadOnly(
+        path: String,
+        logger: Logger? = nil,
+        migrations: VersionedDatabase = VersionedDatabase([])
+    ) throws -> SoupStore {
+        try SoupStore(path: path, logger: logger, readOnly: true, migrations: migrations)
     }
 
-    private init(path: String, logger: Logger?, readOnly: Bool) throws {
+    private init(path: String, logger: Logger?, readOnly: Bool, migrations: VersionedDatabase) throws {
         self.path = path
         self.logger = logger ?? Logger(label: "syncrun.store", factory: { _ in SwiftLogNoOpLogHandler() })
-        if !readOnly { try StoreFile.prepare(path) }
+        if readOnly {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw SoupStoreError.io("no store file here; run a sync first (or check --store)", path: path)
+            }
+            tightenedFiles = []
+        } else {
+            tightenedFiles = try StoreFile.prepare(path, logger: self.logger)
+        }
+        let versions = StoreMigrations.steps.followed(by: migrations)
+        // A newer syncrun's file is refused before the writable open, which writes to the file
+        // (GRDB's pool makes sure the WAL exists with an empty write transaction).
+        if !readOnly { try Self.refuseNewer(path: path, versions: versions) }
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
@@ -59,39 +91,96 @@ public final class SoupStore: Sendable {
             // Checkpoint the WAL every 32 MB rather than 4 MB (SQLite's default): a sync down
             // rewrites the same index pages in every page's transaction, and each checkpoint
             // copies them once; the WAL file stays bounded (it restarts after a checkpoint).
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.walAutocheckpointPages)")
+            if !readOnly { try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.walAutocheckpointPages)") }
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw SoupStoreError.encryptedStore(path)
+        } catch let error as DatabaseError where readOnly && Self.isReadOnlyMediumError(error) {
+            pool = try Self.openImmutable(path: path, configuration: configuration)
         } catch {
             throw SoupStoreError.sqlite(error, path: path)
         }
+        let pool = self.pool
         if readOnly {
-            let kind = try mapErrors { try pool.read { try SoupSchema.kind(of: $0) } }
+            let kind = try Self.mapErrors(path: path) {
+                try pool.read { db in
+                    try versions.refuseNewer(db, path: path)
+                    return try SoupSchema.kind(of: db)
+                }
+            }
             if kind == .other { throw SoupStoreError.notASmartStore(path) }
+            upgrade = .none
             return
         }
-        try prepareSchema()
+        let isNewFile = try Self.prepareSchema(pool, path: path)
+        let upgrade = try Self.mapErrors(path: path) { try versions.upgrade(pool, path: path, isNewFile: isNewFile) }
+        self.upgrade = upgrade
+        if upgrade.isUpgrade {
+            self.logger.notice(
+                "upgraded the store's schema",
+                metadata: ["path": "\(path)", "steps": "\(upgrade.appliedSteps.joined(separator: ", "))"]
+            )
+        }
         try SoupStore.resumeUnfinishedOperations(self)
         try finishAbandonedBulkLoads()
     }
 
-    private func prepareSchema() throws {
-        let path = self.path
-        try mapErrors {
+    /// Throws `.newerStore` when the existing file at `path` has schema steps `versions` does not
+    /// know, reading it through a read-only connection.
+    private static func refuseNewer(path: String, versions: VersionedDatabase) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        try mapErrors(path: path) {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.read { db in try versions.refuseNewer(db, path: path) }
+        }
+    }
+
+    /// Opens a store on a read-only medium, where SQLite cannot create the `-shm` file WAL readers
+    /// need: as immutable (no locks, no `-shm`), which is exact only when no `-wal` file holds
+    /// commits not yet in the main file; otherwise the store cannot be read there.
+    private static func openImmutable(path: String, configuration: Configuration) throws -> DatabaseQueue {
+        var info = stat()
+        if stat(path + "-wal", &info) == 0, info.st_size > 0 { throw SoupStoreError.readOnlyMedium(path) }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let escaped = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
+        do {
+            return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
+        } catch {
+            throw SoupStoreError.readOnlyMedium(path)
+        }
+    }
+
+    /// Whether `error` is SQLite failing to open a WAL file it may not write beside (a read-only
+    /// medium or folder: the `-shm` file cannot be created).
+    private static func isReadOnlyMediumError(_ error: DatabaseError) -> Bool {
+        [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode)
+    }
+
+    /// Creates or completes SmartStore's bookkeeping tables; returns whether the file was new.
+    private static func prepareSchema(_ pool: any DatabaseWriter, path: String) throws -> Bool {
+        try mapErrors(path: path) {
             try pool.write { db in
                 switch try SoupSchema.kind(of: db) {
                 case .empty:
                     try SoupSchema.createBookkeeping(db)
                     try db.execute(sql: "PRAGMA user_version = \(SoupSchema.userVersion)")
+                    return true
                 case .legacySmartStore:
                     // What iOS does on open for files from before SDK 4.3 (store.md §2.6).
                     try db.execute(sql: "ALTER TABLE soup_names RENAME TO soup_attrs")
                     try SoupSchema.createBookkeeping(db)
+                    return false
                 case .smartStore:
                     try SoupSchema.createBookkeeping(db)
+                    return false
                 case .other:
                     throw SoupStoreError.notASmartStore(path)
                 }
@@ -150,10 +239,18 @@ public final class SoupStore: Sendable {
     static let walAutocheckpointPages = 8192
 
     func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        try Self.mapErrors(path: path, body)
+    }
+
+    private static func mapErrors<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
             throw SoupStoreError.sqlite(error, path: path)
+        } catch let refusal as VersionedDatabase.Refusal {
+            throw SoupStoreError.newerStore(refusal.path, unknownSteps: refusal.unknownSteps)
+        } catch let failure as PrivateFiles.Failure {
+            throw SoupStoreError.io(failure.reason, path: failure.path)
         }
     }
 

@@ -90,6 +90,27 @@ extension SoupStoreError {
         )
     }
 
+    static func newerStore(_ path: String, unknownSteps: [String]) -> SoupStoreError {
+        SoupStoreError(
+            code: .newerStore,
+            message: "'\(path)' was written by a newer syncrun (its schema has "
+                + "\(unknownSteps.count == 1 ? "the step" : "the steps") \(unknownSteps.joined(separator: ", ")), "
+                + "which this one does not know); it was left unchanged. Upgrade syncrun to open it, or point "
+                + "--store at another file",
+            storePath: path
+        )
+    }
+
+    static func readOnlyMedium(_ path: String) -> SoupStoreError {
+        SoupStoreError(
+            code: .io,
+            message: "'\(path)' cannot be read where it is: its folder or file system is read-only and its "
+                + "write-ahead log (-wal) holds changes not yet in the store file. Copy the store with its -wal "
+                + "file to a writable folder and pass that path with --store",
+            storePath: path
+        )
+    }
+
     static func foreignOperation(_ path: String, type: String) -> SoupStoreError {
         SoupStoreError(
             code: .foreignOperation,

@@ -17,6 +17,7 @@ public struct SoupStoreError: Error, Sendable, CustomStringConvertible {
             case invalidQuery
             case encryptedStore
             case notASmartStore
+            case newerStore
             case foreignOperation
             case unknownEntry
             case unknownSyncState
@@ -32,6 +33,8 @@ public struct SoupStoreError: Error, Sendable, CustomStringConvertible {
         public static let unknownSoup = Code(value: .unknownSoup)
         /// A soup spec is not acceptable (no index, duplicate path, bad type, bad name).
         public static let invalidSoupSpec = Code(value: .invalidSoupSpec)
+        /// The file was written by a newer syncrun (its schema has steps this one does not know).
+        public static let newerStore = Code(value: .newerStore)
         /// A JSON path is not a plain dotted path (letters, digits, `_`, separated by `.`).
         public static let invalidPath = Code(value: .invalidPath)
         /// Input JSON does not parse.

@@ -1,4 +1,6 @@
+import FileSchema
 import Foundation
+import Logging
 
 /// File-system preparation of a store file: private permissions, and refusal of files that are
 /// not plain SQLite before SQLite gets a chance to misreport them.
@@ -7,37 +9,38 @@ enum StoreFile {
     private static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
 
     /// Creates `path` (mode 0600) and its parent directories (mode 0700) when missing; checks an
-    /// existing non-empty file starts with the SQLite header.
-    static func prepare(_ path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let manager = FileManager.default
-        let directory = url.deletingLastPathComponent().path
-        if !manager.fileExists(atPath: directory) {
+    /// existing non-empty file starts with the SQLite header, and makes it private (0600) when
+    /// others or its group could read or write it, with a notice in `logger`.
+    /// - Returns: The files made private.
+    @discardableResult
+    static func prepare(_ path: String, logger: Logger? = nil) throws -> [String] {
+        do {
+            if try PrivateFiles.createFile(atPath: path) { return [] }
+        } catch let failure as PrivateFiles.Failure {
+            throw SoupStoreError.io(failure.reason, path: failure.path)
+        }
+        try checkHeader(path)
+        return try tighten(path, logger: logger)
+    }
+
+    /// Removes the group's and others' bits from an existing store file (and its `-wal`/`-shm`).
+    private static func tighten(_ path: String, logger: Logger?) throws -> [String] {
+        var tightened: [String] = []
+        for file in [path, path + "-wal", path + "-shm"] {
+            let mode: mode_t?
             do {
-                try manager.createDirectory(
-                    atPath: directory,
-                    withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700]
-                )
-            } catch {
-                throw SoupStoreError.io(
-                    "cannot create the store's directory: \(error.localizedDescription)",
-                    path: path
-                )
+                mode = try PrivateFiles.tighten(file)
+            } catch let failure as PrivateFiles.Failure {
+                throw SoupStoreError.io(failure.reason, path: failure.path)
             }
+            guard let mode else { continue }
+            tightened.append(file)
+            logger?.notice(
+                "made the store file private: it was readable by other users",
+                metadata: ["path": "\(file)", "was": "\(String(mode, radix: 8))"]
+            )
         }
-        if manager.fileExists(atPath: path) {
-            try checkHeader(path)
-            return
-        }
-        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
-        guard descriptor >= 0 else {
-            if errno == EEXIST { return try checkHeader(path) }
-            throw SoupStoreError.io("cannot create the store file: \(String(cString: strerror(errno)))", path: path)
-        }
-        // The umask may have removed bits but never adds any; set the mode explicitly anyway.
-        fchmod(descriptor, 0o600)
-        close(descriptor)
+        return tightened
     }
 
     private static func checkHeader(_ path: String) throws {

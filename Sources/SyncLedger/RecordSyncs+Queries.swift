@@ -5,7 +5,6 @@ extension SoupWriter {
     /// Gives the records fetched by sync `oldID` to sync `newID` (a definition recreated with
     /// `--replace` keeps its records), and forgets `oldID`.
     public func transferRecordSyncs(from oldID: Int64, to newID: Int64) throws {
-        try RecordSyncsTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id)

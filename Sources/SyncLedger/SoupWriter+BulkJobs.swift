@@ -45,15 +45,6 @@ public struct BulkJobJournalEntry: Sendable, Hashable {
 enum BulkJobJournalTable {
     static let name = "syncrun_bulk_jobs"
 
-    static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, \
-                query TEXT NOT NULL, api_version TEXT NOT NULL, since INTEGER NOT NULL, locator TEXT, \
-                created_at INTEGER NOT NULL)
-                """
-        )
-    }
 }
 
 extension SoupReader {
@@ -85,7 +76,6 @@ extension SoupReader {
 extension SoupWriter {
     /// Journals `entry` as the job of its sync, replacing any earlier one.
     public func recordBulkJob(_ entry: BulkJobJournalEntry) throws {
-        try BulkJobJournalTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO \(BulkJobJournalTable.name) \

@@ -6,14 +6,6 @@ import SoupStore
 enum GhostScanTable {
     static let name = "syncrun_ghost_scan"
 
-    static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER NOT NULL, record_id TEXT NOT NULL, \
-                PRIMARY KEY (sync_id, record_id)) WITHOUT ROWID
-                """
-        )
-    }
 }
 
 /// The answers of the server about records a pass found kept only for other syncs:
@@ -21,15 +13,6 @@ enum GhostScanTable {
 /// the record (it is then a ghost for every sync).
 enum GhostCheckTable {
     static let name = "syncrun_ghost_check"
-
-    static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER NOT NULL, record_id TEXT NOT NULL, \
-                present INTEGER NOT NULL, PRIMARY KEY (sync_id, record_id)) WITHOUT ROWID
-                """
-        )
-    }
 
     /// Forgets the answers of sync `syncID`'s pass.
     static func clear(_ db: Database, syncID: Int64) throws {
@@ -73,7 +56,6 @@ extension SoupWriter {
     /// Starts a ghost-cleaning pass for sync `syncID`: forgets the ids an earlier, interrupted
     /// pass collected.
     public func beginGhostScan(syncID: Int64) throws {
-        try GhostScanTable.create(db)
         try db.execute(sql: "DELETE FROM \(GhostScanTable.name) WHERE sync_id = ?", arguments: [syncID])
         try GhostCheckTable.clear(db, syncID: syncID)
     }
@@ -89,7 +71,6 @@ extension SoupWriter {
         throws
     {
         try SoupPath.validate(idPath)
-        try GhostCheckTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO \(GhostCheckTable.name) (sync_id, record_id, present) \
@@ -112,7 +93,6 @@ extension SoupWriter {
     /// Adds the ids of one server page (a query response or a JSON array of records) to the pass.
     public func addGhostScanIDs(of page: String, idPath: String, syncID: Int64) throws {
         try SoupPath.validate(idPath)
-        try GhostScanTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO \(GhostScanTable.name) (sync_id, record_id)
@@ -125,7 +105,6 @@ extension SoupWriter {
 
     /// Adds ids the server confirmed (existence checks) to the pass.
     public func addGhostScanIDs(_ ids: [String], syncID: Int64) throws {
-        try GhostScanTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO \(GhostScanTable.name) (sync_id, record_id)
@@ -160,8 +139,6 @@ extension SoupWriter {
     /// - Returns: The totals over every soup.
     /// - Throws: `SoupStoreError` (`.unknownSoup`, `.invalidPath`, `.sqlite`).
     public func finishGhostScan(soups: [(soup: String, idPath: String)], syncID: Int64) throws -> GhostCleaningResult {
-        try GhostScanTable.create(db)
-        try RecordSyncsTable.create(db)
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS syncrun_ghosts (eid INTEGER PRIMARY KEY, record_id TEXT)")
         defer { try? db.execute(sql: "DELETE FROM temp.syncrun_ghosts") }
         var total = GhostCleaningResult(notReturned: 0, deleted: 0, keptForOtherSyncs: 0)

@@ -89,7 +89,6 @@ extension SoupWriter {
             childrenKey: childrenKey,
             childIDPath: childIDPath
         )
-        try GhostScanTable.create(db)
         var arguments = sql.arguments(page: page)
         arguments += ["syncID": syncID]
         try db.execute(
@@ -118,8 +117,6 @@ extension SoupWriter {
         let layout = try layout(childSoup)
         try SoupPath.validate(childIDPath)
         try SoupPath.validate(parentIDFieldOnChild)
-        try GhostScanTable.create(db)
-        try RecordSyncsTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO \(GhostScanTable.name) (sync_id, record_id) SELECT ?, pid FROM \

@@ -44,14 +44,6 @@ public struct PlanJournalEntry: Sendable, Hashable {
 enum PlanJournalTable {
     static let name = "syncrun_plan_journal"
 
-    static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(name) (step_id TEXT PRIMARY KEY, position INTEGER NOT NULL, \
-                status TEXT NOT NULL, updated_at INTEGER NOT NULL)
-                """
-        )
-    }
 }
 
 extension SoupReader {
@@ -77,7 +69,6 @@ extension SoupWriter {
     /// Starts a new journal: every step of `stepIDs` `PENDING`, in that order; the previous run's
     /// entries are dropped.
     public func startPlanJournal(stepIDs: [String], now: Int64) throws {
-        try PlanJournalTable.create(db)
         try db.execute(sql: "DELETE FROM \(PlanJournalTable.name)")
         let statement = try db.cachedStatement(
             sql: "INSERT INTO \(PlanJournalTable.name) (step_id, position, status, updated_at) VALUES (?, ?, ?, ?)"
@@ -89,7 +80,6 @@ extension SoupWriter {
 
     /// Records where step `stepID` got to. A step the journal lacks is appended.
     public func recordPlanStep(_ stepID: String, status: PlanJournalEntry.Status, now: Int64) throws {
-        try PlanJournalTable.create(db)
         try db.execute(
             sql: """
                 INSERT INTO \(PlanJournalTable.name) (step_id, position, status, updated_at) \

@@ -34,15 +34,6 @@ public struct SyncLock: Sendable, Hashable {
 enum SyncLocksTable {
     static let name = "syncrun_sync_locks"
 
-    static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(name) (sync_id INTEGER PRIMARY KEY, pid INTEGER NOT NULL, \
-                host TEXT NOT NULL, token TEXT NOT NULL, operation TEXT NOT NULL, claimed_at INTEGER NOT NULL)
-                """
-        )
-    }
-
     static func fetch(_ db: Database, condition: String, arguments: StatementArguments) throws -> [SyncLock] {
         guard try db.tableExists(name) else { return [] }
         return try Row.fetchAll(
@@ -79,7 +70,6 @@ extension SoupWriter {
     /// Takes (or takes over) the lock on `lock.syncID`. Check the current holder first, in the
     /// same `writeImmediately` transaction.
     public func acquireSyncLock(_ lock: SyncLock) throws {
-        try SyncLocksTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO \(SyncLocksTable.name) (sync_id, pid, host, token, operation, claimed_at) \

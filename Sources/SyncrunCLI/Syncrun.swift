@@ -31,6 +31,9 @@ public enum Syncrun {
     /// Runs the command and returns its exit status (ArgumentParser's own exits, such as
     /// `--help`, exit from here).
     private static func run(arguments: [String]?) async -> Int32 {
+        // Every file syncrun creates (stores, org data, exports, id maps, reports, logs) is private
+        // to its owner whatever the caller's umask: files 0600, folders 0700 (SECURITY.md).
+        umask(0o077)
         do {
             let (remaining, level) = try CLILogging.extractLevel(
                 from: arguments ?? Array(CommandLine.arguments.dropFirst())

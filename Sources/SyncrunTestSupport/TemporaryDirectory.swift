@@ -33,9 +33,10 @@ public enum RepositoryPaths {
             .deletingLastPathComponent()
     }
 
-    /// `../shared/fixtures/sdk-configs` beside the repository, when present.
+    /// `Tests/Fixtures/sdk-configs`: the Mobile SDK's own configs, copied into the repository (their
+    /// sources are named in `Tests/Fixtures/README.md`), so a clone with nothing beside it tests them.
     public static var sdkFixtures: URL {
-        root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/sdk-configs")
+        root.appendingPathComponent("Tests/Fixtures/sdk-configs")
     }
 
     /// The `examples/` folder.

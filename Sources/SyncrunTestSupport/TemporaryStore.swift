@@ -1,5 +1,6 @@
 import Foundation
 import SoupStore
+import SyncLedger
 
 /// A soup store in its own temporary directory, for one test.
 ///
@@ -20,7 +21,7 @@ public struct TemporaryStore: Sendable {
     /// Creates a store file `store.db` in a fresh temporary directory and registers `soups`.
     public init(soups: [SoupSpec] = [], prefix: String = "syncrun-store") throws {
         directory = try TemporaryDirectory(prefix: prefix)
-        store = try SoupStore(path: directory.url.appendingPathComponent("store.db").path)
+        store = try SoupStore.ledger(path: directory.url.appendingPathComponent("store.db").path)
         if !soups.isEmpty { try store.registerSoups(soups) }
     }
 

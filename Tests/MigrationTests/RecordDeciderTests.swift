@@ -5,6 +5,7 @@ import OrgClient
 import SOQL
 import SoupStore
 import SyncEngine
+import SyncLedger
 import SyncrunTestSupport
 import Testing
 
@@ -19,7 +20,7 @@ struct RecordDeciderTests {
     ) async throws {
         try await LocalOrgFixture.with { org in
             try await TemporaryDirectory.with(prefix: "migration-store") { directory in
-                let store = try SoupStore(path: directory.appendingPathComponent("staging.db").path)
+                let store = try SoupStore.ledger(path: directory.appendingPathComponent("staging.db").path)
                 try await store.write { writer in
                     for soup in ["accounts", "contacts"] {
                         _ = try writer.registerSoup(
@@ -174,7 +175,7 @@ struct ParentFirstTests {
     @Test func aRequiredSelfReferenceWritesParentsBeforeChildren() async throws {
         try await LocalOrgFixture.with { org in
             try await TemporaryDirectory.with(prefix: "migration-rounds") { directory in
-                let store = try SoupStore(path: directory.appendingPathComponent("staging.db").path)
+                let store = try SoupStore.ledger(path: directory.appendingPathComponent("staging.db").path)
                 // Children first in entry order: a single pass would find their parents unwritten.
                 let entries = """
                     [{"Id": "001S4", "Name": "Leaf", "ParentId": "001S3"},

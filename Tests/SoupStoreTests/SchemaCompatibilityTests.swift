@@ -14,7 +14,13 @@ struct SchemaCompatibilityTests {
                 path,
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'TABLE_%' ORDER BY name"
             )
-                == ["long_operations_status", "soup_attrs", "soup_index_map", "sqlite_sequence"]
+                == [
+                    // SmartStore's bookkeeping, then syncrun's versioned tables (SmartStore ignores them).
+                    "grdb_migrations", "long_operations_status", "soup_attrs", "soup_index_map", "sqlite_sequence",
+                    "syncrun_bulk_loads", "syncrun_ghost_check", "syncrun_ghost_scan", "syncrun_org_binding",
+                    "syncrun_pending_record_syncs", "syncrun_plan_journal", "syncrun_record_syncs",
+                    "syncrun_sync_locks", "syncrun_bulk_jobs",
+                ].sorted()
         )
         #expect(
             try SystemSQLite.lines(path, "SELECT id || ':' || soupName FROM soup_attrs") == [

@@ -3,7 +3,7 @@ import SyncConfig
 import SyncrunTestSupport
 import Testing
 
-/// The real SDK configs in `../shared/fixtures/sdk-configs` load with no errors.
+/// The real SDK configs in `Tests/Fixtures/sdk-configs` load with no errors.
 struct SDKFixtureTests {
     static var fixtureNames: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: RepositoryPaths.sdkFixtures.path)) ?? []

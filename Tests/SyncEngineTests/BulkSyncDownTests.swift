@@ -261,7 +261,7 @@ struct BulkResumeTests {
             }
             let stop = StopSignal()
             let resultRequests = LockedCounter()
-            let store = try SoupStore(path: directory.appendingPathComponent("store.db").path)
+            let store = try SoupStore.ledger(path: directory.appendingPathComponent("store.db").path)
             var configuration = LocalOrgConfiguration(requestLogURL: directory.appendingPathComponent("log.jsonl"))
             configuration.requestObserver = { _, target in
                 // The second results page is asked for while the first is written (one page

@@ -5,6 +5,7 @@ import OrgClient
 import SoupStore
 import SyncConfig
 import SyncEngine
+import SyncLedger
 import SyncrunTestSupport
 
 /// A clock the local org stamps records with, moved by the test.
@@ -61,7 +62,7 @@ struct EngineHarness: Sendable {
                 configuration: LocalOrgConfiguration(pageSize: pageSize, faults: faults, requestLogURL: logURL),
                 database: database
             )
-            let store = try SoupStore(path: directory.appendingPathComponent("store.db").path)
+            let store = try SoupStore.ledger(path: directory.appendingPathComponent("store.db").path)
             try await store.write { writer in _ = try writer.registerSoup(accountsSoup) }
             return try await server.withRunningServer { endpoint in
                 let orgEndpoint = try OrgEndpoint(

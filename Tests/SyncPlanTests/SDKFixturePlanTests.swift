@@ -4,7 +4,7 @@ import SyncPlan
 import SyncrunTestSupport
 import Testing
 
-/// Every syncs config shipped with the Mobile SDK (in `../shared/fixtures/sdk-configs`) plans,
+/// Every syncs config shipped with the Mobile SDK (in `Tests/Fixtures/sdk-configs`) plans,
 /// and the plan honours the soup rule.
 struct SDKFixturePlanTests {
     /// The SDK's syncs files (`…usersyncs.json`, `…globalsyncs.json`).

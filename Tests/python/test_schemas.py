@@ -1,7 +1,7 @@
 """JSON Schemas for the store and syncs configs, checked with an independent validator.
 
 - Both schemas are valid draft 2020-12 schemas.
-- Every config in examples/ (JSON and YAML) and every SDK config in ../shared/fixtures/sdk-configs
+- Every config in examples/ (JSON and YAML) and every SDK config in Tests/Fixtures/sdk-configs
   validates.
 - Every sync down target kind and sync up kind has its own subschema: minimal valid targets pass,
   targets missing a required key fail.
@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator
 REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = REPO / "schemas"
 EXAMPLES = REPO / "examples"
-SDK_FIXTURES = REPO.parent / "shared" / "fixtures" / "sdk-configs"
+SDK_FIXTURES = REPO / "Tests" / "Fixtures" / "sdk-configs"
 INVALID_CORPUS = REPO / "Tests" / "SyncConfigTests" / "Invalid"
 SYNCRUN = REPO / ".build" / "debug" / "syncrun"
 CONFIG_SUFFIXES = {".json", ".yaml", ".yml"}

@@ -413,7 +413,7 @@ struct MigrateRefusalTests {
             #expect(swapped.stderr.contains("belongs to the migration from org"), "\(swapped.stderr)")
 
             // A run that did not finish: refused without --resume, continued with it.
-            let soups = try SoupStore(path: store)
+            let soups = try SoupStore.ledger(path: store)
             try soups.write { try $0.recordPlanStep("write:Contact", status: .running, now: 0) }
             let refused = try project.migrate(["--store", store])
             #expect(refused.status == 2)

@@ -394,7 +394,6 @@ extension DirectPageUpsert {
                 // Appended in page order; sorted into syncrun_record_syncs when the load finishes.
                 sql = "INSERT INTO \(BulkLoadTables.pending) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
             } else {
-                try RecordSyncsTable.create(db)
                 sql =
                     "INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
             }

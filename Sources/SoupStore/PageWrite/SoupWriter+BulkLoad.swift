@@ -25,18 +25,6 @@ package enum BulkLoadTables {
     package static let loads = "syncrun_bulk_loads"
     package static let pending = "syncrun_pending_record_syncs"
 
-    static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(loads) (soup_name TEXT PRIMARY KEY NOT NULL, sync_id INTEGER NOT NULL, \
-                key_path TEXT NOT NULL, leave_if_changed INTEGER NOT NULL, pid INTEGER NOT NULL, \
-                host TEXT NOT NULL);
-                CREATE TABLE IF NOT EXISTS \(pending) (soup_name TEXT NOT NULL, record_id TEXT NOT NULL, \
-                sync_id INTEGER NOT NULL);
-                """
-        )
-    }
-
     /// This machine's host name (`gethostname`, as the sync engine's locks record it; no lookup).
     static var hostName: String {
         var buffer = [CChar](repeating: 0, count: 256)
@@ -97,7 +85,6 @@ extension SoupWriter {
         guard try BulkLoadTables.load(db, soup: soup) == nil,
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(layout.tableName))") == false
         else { return false }
-        try BulkLoadTables.create(db)
         for index in SoupSchema.indexes(of: layout) {
             try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)")
         }
@@ -137,7 +124,6 @@ extension SoupWriter {
         for index in indexes {
             try db.execute(sql: index.sql.replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
         }
-        try RecordSyncsTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) \

@@ -14,16 +14,6 @@ import GRDB
 package enum RecordSyncsTable {
     package static let name = "syncrun_record_syncs"
 
-    package static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(name) (soup_name TEXT NOT NULL, record_id TEXT NOT NULL, \
-                sync_id INTEGER NOT NULL, PRIMARY KEY (soup_name, record_id, sync_id)) WITHOUT ROWID;
-                CREATE INDEX IF NOT EXISTS \(name)_by_sync ON \(name) (sync_id, soup_name);
-                """
-        )
-    }
-
     /// `'$'` for a JSON array source, `'$.records'` for a query page, as SQL over `?`.
     package static let recordsPath = "CASE json_type(?3) WHEN 'array' THEN '$' ELSE '$.records' END"
 }
@@ -41,7 +31,6 @@ extension SoupWriter {
     /// - Throws: `SoupStoreError` (`.invalidPath`, `.sqlite`).
     public func recordFetchedIDs(of page: String, in soup: String, idPath: String, syncID: Int64) throws {
         try SoupPath.validate(idPath)
-        try RecordSyncsTable.create(db)
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id)

@@ -5,6 +5,7 @@ import OrgClient
 import SoupStore
 import SyncConfig
 import SyncEngine
+import SyncLedger
 import SyncrunTestSupport
 
 /// The world of a sync up test: ``EngineHarness`` (local org over HTTP, store, request log) whose
@@ -48,7 +49,7 @@ extension EngineHarness {
                 ),
                 database: database
             )
-            let store = try SoupStore(path: directory.appendingPathComponent("store.db").path)
+            let store = try SoupStore.ledger(path: directory.appendingPathComponent("store.db").path)
             try await store.write { writer in _ = try writer.registerSoup(accountsSoup) }
             return try await server.withRunningServer { endpoint in
                 let orgEndpoint = try OrgEndpoint(

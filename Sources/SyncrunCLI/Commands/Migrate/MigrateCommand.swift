@@ -6,6 +6,7 @@ import OrgClient
 import SoupStore
 import SyncConfig
 import SyncEngine
+import SyncLedger
 
 /// `syncrun migrate`: moves the records the config describes from one org to another, with id
 /// remapping. The work is the `Migration` library's; this parses flags, connects both orgs,
@@ -170,7 +171,8 @@ struct MigrateCommand: AsyncParsableCommand {
             .appendingPathComponent(".syncrun/migrate-\(pair.sourceOrgID)-\(pair.targetOrgID).db").path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try StoreErrors.converting { try SoupStore(path: path) }
+        let store = try StoreErrors.converting { try SoupStore.ledger(path: path) }
+        StoreOptions.tellWhatOpeningDid(store)
         let migrator = Migrator(
             store: store,
             source: source.client,

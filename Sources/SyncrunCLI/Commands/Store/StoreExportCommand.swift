@@ -20,7 +20,7 @@ struct StoreExportCommand: ParsableCommand {
     @Argument(help: "The soup.") var soup: String
 
     func run() throws {
-        let store = try options.openStore()
+        let store = try options.openStoreForReading()
         let asArray = format == .json
         var output = BufferedOutput()
         var first = true

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SoupStore
+import SyncLedger
 
 /// Options shared by the `store` subcommands: which store file, and where the config lives.
 struct StoreOptions: ParsableArguments {
@@ -26,7 +27,32 @@ struct StoreOptions: ParsableArguments {
         if !create, !FileManager.default.fileExists(atPath: path) {
             throw CLIError("store '\(path)' does not exist; create it with 'syncrun store init' or pass --store FILE")
         }
-        return try StoreErrors.converting { try SoupStore(path: path) }
+        let store = try StoreErrors.converting { try SoupStore.ledger(path: path) }
+        Self.tellWhatOpeningDid(store)
+        return store
+    }
+
+    /// Notes on standard error when opening `store` made its files private or upgraded its schema.
+    static func tellWhatOpeningDid(_ store: SoupStore) {
+        for file in store.tightenedFiles {
+            StandardStreams.writeError("note: made '\(file)' private (mode 600): other users could read it\n")
+        }
+        if store.upgrade.isUpgrade {
+            StandardStreams.writeError(
+                "note: upgraded '\(store.path)' to this syncrun's schema (\(store.upgrade.appliedSteps.joined(separator: ", ")))\n"
+            )
+        }
+    }
+
+    /// Opens the existing store for reading only (`status`, `store query`, `store export`, `store
+    /// soups`): nothing in the file changes, a store written by an older syncrun is read without
+    /// being upgraded, and a store on a read-only file system can be read.
+    func openStoreForReading() throws -> SoupStore {
+        let path = resolvedStorePath
+        if !FileManager.default.fileExists(atPath: path) {
+            throw CLIError("store '\(path)' does not exist; create it with 'syncrun store init' or pass --store FILE")
+        }
+        return try StoreErrors.converting { try SoupStore.ledgerReadOnly(path: path) }
     }
 }
 

@@ -23,7 +23,7 @@ struct StoreQueryCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The Smart SQL query.", valueName: "smart-sql")) var smartSQL: String
 
     func run() throws {
-        let store = try options.openStore()
+        let store = try options.openStoreForReading()
         let asArray = format == .json
         var output = BufferedOutput()
         var first = true

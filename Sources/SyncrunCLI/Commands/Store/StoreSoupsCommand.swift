@@ -24,7 +24,7 @@ struct StoreSoupsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try options.openStore()
+        let store = try options.openStoreForReading()
         let soups = try StoreErrors.converting { try store.read { try $0.soups() } }
         let rows = soups.map { soup in
             Row(

@@ -21,7 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "Output format.") var format: SyncOutputFormat = .text
 
     func run() async throws {
-        let soupStore = try store.openStore()
+        let soupStore = try store.openStoreForReading()
         let states = try StoreErrors.converting {
             try soupStore.read { reader in
                 if let name { return try reader.syncState(named: name).map { [$0] } ?? [] }

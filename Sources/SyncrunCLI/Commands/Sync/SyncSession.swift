@@ -5,6 +5,7 @@ import OrgClient
 import SoupStore
 import SyncConfig
 import SyncEngine
+import SyncLedger
 
 /// What the sync commands share: load the config, open the store (registering missing soups),
 /// start the org, recover killed runs, install the signal handlers, render events, and turn the
@@ -76,10 +77,10 @@ struct SyncSession {
                 .appendingPathComponent("syncrun-dry-run-\(UUID().uuidString)")
             scratch = directory
             soupStore = try StoreErrors.converting {
-                try SoupStore(path: directory.appendingPathComponent("store.db").path)
+                try SoupStore.ledger(path: directory.appendingPathComponent("store.db").path)
             }
         } else if readOnly {
-            soupStore = try StoreErrors.converting { try SoupStore.openReadOnly(path: store.resolvedStorePath) }
+            soupStore = try StoreErrors.converting { try SoupStore.ledgerReadOnly(path: store.resolvedStorePath) }
         } else {
             soupStore = try store.openStore(create: true)
         }
