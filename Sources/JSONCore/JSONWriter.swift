@@ -16,35 +16,111 @@ public enum JSONWriter {
     /// Appends `text` as a JSON string literal, quotes included.
     public static func appendQuoted(_ text: String, to output: inout String) {
         output += "\""
-        // Runs of characters that need no escape are appended whole; every escaped character is
-        // ASCII, so the run boundaries are character boundaries.
+        appendEscaped(text, to: &output, mode: .json)
+        output += "\""
+    }
+
+    /// `text` safe to print on a terminal, without quotes: every control character is escaped as
+    /// in a JSON string (`\n`, `\t`, `\u001b`, …), and so are DEL, the C1 controls (U+0080 to
+    /// U+009F, which some terminals obey like ESC sequences) and the bidirectional overrides and
+    /// isolates (U+202A to U+202E, U+2066 to U+2069), which reorder what a reader sees. `"` and `\`
+    /// stay as they are. For values that came from a file or an org, printed in text output.
+    public static func terminalSafe(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        appendEscaped(text, to: &output, mode: .terminal)
+        return output
+    }
+
+    /// `terminalSafe(text)`, keeping line feeds and tabs (for text that is several lines on purpose,
+    /// such as a report or a message printed as it is); every other control character is escaped.
+    public static func terminalSafeLines(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        appendEscaped(text, to: &output, mode: .terminalLines)
+        return output
+    }
+
+    private enum EscapeMode {
+        /// A JSON string's content: `"`, `\` and C0 controls.
+        case json
+        /// Terminal text: C0 controls, DEL, C1 controls, bidirectional controls.
+        case terminal
+        /// Like ``terminal`` but line feeds and tabs are kept.
+        case terminalLines
+    }
+
+    /// The one escaper: runs of characters that need no escape are appended whole; escapes are
+    /// found byte by byte (every escaped character is ASCII, or one of the few multi-byte
+    /// controls of the terminal modes, so the run boundaries are character boundaries).
+    private static func appendEscaped(_ text: String, to output: inout String, mode: EscapeMode) {
         let bytes = text.utf8
+        let isJSON = mode == .json
         var runStart = bytes.startIndex
         var index = runStart
         while index != bytes.endIndex {
             let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+            var length = 1
+            var scalar = UInt32(byte)
+            if byte < 0x20 {
+                if mode == .terminalLines, byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") {
+                    bytes.formIndex(after: &index)
+                    continue
+                }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                guard isJSON else {
+                    bytes.formIndex(after: &index)
+                    continue
+                }
+            } else if isJSON || byte < 0x7F {
+                bytes.formIndex(after: &index)
+                continue
+            } else if byte == 0x7F {
+                scalar = 0x7F
+            } else if let control = terminalControl(bytes, at: index) {
+                scalar = control.scalar
+                length = control.length
+            } else {
                 bytes.formIndex(after: &index)
                 continue
             }
             if runStart != index { output += text[runStart..<index] }
-            switch byte {
-            case UInt8(ascii: "\""): output += "\\\""
-            case UInt8(ascii: "\\"): output += "\\\\"
-            case UInt8(ascii: "\n"): output += "\\n"
-            case UInt8(ascii: "\r"): output += "\\r"
-            case UInt8(ascii: "\t"): output += "\\t"
+            switch scalar {
+            case 0x22: output += "\\\""
+            case 0x5C: output += "\\\\"
+            case 0x0A: output += "\\n"
+            case 0x0D: output += "\\r"
+            case 0x09: output += "\\t"
             case 0x08: output += "\\b"
             case 0x0C: output += "\\f"
             default:
-                let hex = String(byte, radix: 16)
+                let hex = String(scalar, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             }
-            bytes.formIndex(after: &index)
+            index = bytes.index(index, offsetBy: length)
             runStart = index
         }
         if runStart != bytes.endIndex { output += text[runStart..<bytes.endIndex] }
-        output += "\""
+    }
+
+    /// The C1 control (`C2 80`…`C2 9F`) or bidirectional control (`E2 80 AA`…`E2 80 AE`,
+    /// `E2 81 A6`…`E2 81 A9`) starting at `index`, with its length in bytes.
+    private static func terminalControl(
+        _ bytes: String.UTF8View,
+        at index: String.UTF8View.Index
+    ) -> (scalar: UInt32, length: Int)? {
+        let lead = bytes[index]
+        guard lead == 0xC2 || lead == 0xE2 else { return nil }
+        let second = bytes.index(after: index)
+        guard second != bytes.endIndex else { return nil }
+        if lead == 0xC2 {
+            let next = bytes[second]
+            return (0x80...0x9F).contains(next) ? (UInt32(next), 2) : nil
+        }
+        let third = bytes.index(after: second)
+        guard third != bytes.endIndex else { return nil }
+        let scalar = 0x2000 | (UInt32(bytes[second] & 0x3F) << 6) | UInt32(bytes[third] & 0x3F)
+        return (0x202A...0x202E).contains(scalar) || (0x2066...0x2069).contains(scalar) ? (scalar, 3) : nil
     }
 
     /// The JSON text of a number that is not an integer literal.

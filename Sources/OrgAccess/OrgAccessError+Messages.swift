@@ -1,5 +1,6 @@
 import Foundation
 import OrgClient
+import SyncConfig
 
 extension OrgAccessError {
     static func unreadableSecretFile(_ path: String, purpose: String, underlying: any Error) -> OrgAccessError {
@@ -138,6 +139,20 @@ extension OrgAccessError {
         OrgAccessError(
             code: .unresolvable,
             message: "--org is empty; name an org (local:DIR, a URL, a project org or an sf alias)"
+        )
+    }
+
+    static func credentialInOrg(_ masked: String, kind: CredentialMask.Kind, option: String) -> OrgAccessError {
+        let fix =
+            kind == .urlUserInfo
+            ? "give the instance URL without a user name or password (https://HOST) and the token with "
+                + "--access-token or SF_ACCESS_TOKEN; a Salesforce org takes no password in a URL"
+            : "put it in a file or an environment variable (--sfdx-auth-url-file, SFDX_AUTH_URL, --access-token, "
+                + "SF_ACCESS_TOKEN) or name the org (a project org, an sf alias)"
+        return OrgAccessError(
+            code: .unresolvable,
+            message: "\(option) '\(masked)' holds \(kind.phrase) (masked here), which syncrun never prints or sends "
+                + "from there; \(fix)"
         )
     }
 

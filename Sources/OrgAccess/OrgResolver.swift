@@ -1,4 +1,5 @@
 import Foundation
+import SyncConfig
 
 /// Resolves the ORG grammar into an ``OrgDefinition``, the same way for every command and for
 /// both sides of a two-org command.
@@ -65,6 +66,14 @@ public struct OrgResolver: Sendable {
     /// - Throws: ``OrgAccessError`` (unresolvable) when a URL has no token or `local:` no
     ///   directory.
     public func resolve(_ org: String, flags: Flags = Flags()) throws -> OrgDefinition {
+        // An ORG is a name, never a credential: one that holds a token, an auth URL or a URL's
+        // user-info is refused before it can become an org name printed in messages and reports.
+        for (what, value) in [("--org", org), ("--login-url", flags.loginURL ?? "")] {
+            let scan = CredentialMask.scan(value)
+            if let finding = scan.findings.first {
+                throw OrgAccessError.credentialInOrg(scan.masked, kind: finding.kind, option: what)
+            }
+        }
         if org.hasPrefix("local:") {
             let directory = String(org.dropFirst("local:".count))
             guard !directory.isEmpty else { throw OrgAccessError.emptyLocalDirectory() }

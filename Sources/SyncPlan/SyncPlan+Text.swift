@@ -1,3 +1,5 @@
+import JSONCore
+
 // The `text` format: numbered steps with what each waits for and why.
 extension SyncPlan {
     /// Renders the plan for people:
@@ -11,6 +13,9 @@ extension SyncPlan {
     ///    soup 'accounts', soql target, incremental resync
     ///    waits for 1 (sync up accountsUp): sync ups of soup 'accounts' run before its sync downs
     /// ```
+    ///
+    /// Every line is one line: a name holding a line feed or any other control character (ESC,
+    /// BEL) is escaped by JSONCore's escaper (`JSONWriter.terminalSafe`).
     func textRendering() -> String {
         guard !steps.isEmpty else { return "Plan: no steps (no syncs to run)\n" }
         let numbers = stepNumbers()
@@ -30,7 +35,7 @@ extension SyncPlan {
                 lines.append("\(indent)waits for \(waitedFor): \(reason.detail)")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(JSONWriter.terminalSafe).joined(separator: "\n") + "\n"
     }
 
     /// The position of each step, by id.

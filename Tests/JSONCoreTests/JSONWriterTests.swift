@@ -7,6 +7,19 @@ struct JSONWriterTests {
         #expect(JSONWriter.quoted(text) == #""q\"\\\n\r\t\b\f\u0001\u001f/é😀""#)
     }
 
+    @Test func terminalTextEscapesEveryControlAndKeepsQuotesAndBackslashes() {
+        // ESC (a screen clear), BEL, an OSC title sequence, DEL, a C1 CSI and a right-to-left
+        // override: none reaches a terminal raw; quotes, backslashes and other text stay as written.
+        let text = "a\u{1B}[2J\u{07}\u{1B}]0;pwned\u{07}\u{7F}\u{9B}31m\u{202E}cba\"q\"\\é東😀\n\t"
+        #expect(
+            JSONWriter.terminalSafe(text)
+                == #"a\u001b[2J\u0007\u001b]0;pwned\u0007\u007f\u009b31m\u202ecba"q"\é東😀\n\t"#
+        )
+        #expect(JSONWriter.terminalSafeLines("one\u{1B}[1m\ntwo\tthree\r") == "one\\u001b[1m\ntwo\tthree\\r")
+        // JSON text is unchanged by the terminal modes' extra escapes.
+        #expect(JSONWriter.quoted("\u{7F}\u{9B}\u{202E}") == "\"\u{7F}\u{9B}\u{202E}\"")
+    }
+
     @Test func escapesNextToCombiningMarksAndRunsOfPlainTextKeepEveryScalar() throws {
         // A combining mark after an escaped character makes one grapheme with it: the plain runs
         // around the escape must still be copied scalar for scalar.

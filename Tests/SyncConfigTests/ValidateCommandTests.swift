@@ -142,4 +142,28 @@ struct ValidateCommandTests {
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("2 warnings in 2 files\n"))
     }
+
+    /// Issue 27 item 8: a directory named like a config file is an error (exit 1), never an
+    /// empty config ("OK: 0 syncs").
+    @Test(arguments: ["usersyncs.json", "userstore.json", "usersyncs.yaml", "userstore.yml"])
+    func aDirectoryNamedLikeAConfigFileIsAnError(name: String) async throws {
+        try await TemporaryDirectory.with { directory in
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(name),
+                withIntermediateDirectories: false
+            )
+            // Alone, and next to a valid config file.
+            for others in [
+                [:], name.hasPrefix("userstore") ? ["usersyncs.json": #"{"syncs": []}"#] : ["userstore.json": store],
+            ] {
+                try write(others, to: directory)
+                for format in ["text", "json"] {
+                    let result = try syncrun(["validate", "--format", format], in: directory)
+                    #expect(result.status == 1, "\(others.keys) \(format): \(result.stdout) \(result.stderr)")
+                    #expect(result.stdout.contains("'\(name)' is a directory, not a config file"), "\(result.stdout)")
+                    #expect(format == "json" || result.stdout.contains("[not-a-config]"))
+                }
+            }
+        }
+    }
 }

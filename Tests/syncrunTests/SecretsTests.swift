@@ -141,4 +141,162 @@ struct SecretsTests {
             }
         }
     }
+
+    // MARK: - Issue 27: files that are not configs, URL user-info, query strings, trace logs
+
+    static let password = "known-url-password-71c3e9"
+    static let pemLine = "MIIEowIBAAKCAQEAknownPEMbodyLine0123456789abcdef"
+    /// Credentials sent in query strings to the local org, by parameter name.
+    static let queryStringSecrets = [
+        "refresh_token": "qs-refresh-token-0a1b2c", "client_secret": "qs-client-secret-3d4e5f",
+        "password": "qs-password-6a7b8c", "code": "qs-code-9d0e1f", "assertion": "qs-assertion-2a3b4c",
+        "client_assertion": "qs-client-assertion-5d6e", "access_token": "qs-access-token-7f8a",
+        "token": "qs-token-9b0c",
+    ]
+    /// A record value of the example's seed, as text and as the hex bytes of a trace dump.
+    static let recordValues = ["Aster Biotech", "4173746572204269", "41 73 74 65 72 20 42 69"]
+
+    /// Runs a command-line tool other than syncrun (curl) off the cooperative pool.
+    private static func tool(_ arguments: [String]) async throws -> SyncrunProcess.Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result {
+                        try SyncrunProcess.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/env"))
+                    }
+                )
+            }
+        }
+    }
+
+    @Test func noFileArgumentQueryStringOrTraceLogPrintsASecretOrARecordValue() async throws {
+        try await RunProject.with { project in
+            let log = project.directory.appendingPathComponent("org-requests.jsonl")
+            let configuration = LocalOrgConfiguration(
+                accessToken: Self.accessToken,
+                refreshToken: Self.refreshToken,
+                pageSize: 5,
+                requestLogURL: log,
+                clientSecret: Self.clientSecret
+            )
+            try await LocalOrgFixture.with(configuration: configuration) { org in
+                _ = try OrgSeeder(database: org.database).seed(files: [URL(fileURLWithPath: project.seedPlan)])
+                let manager = FileManager.default
+                var texts: [String] = []
+                var records: [String] = []
+
+                func run(_ arguments: [String], expect status: Int32, saying: String? = nil) async throws {
+                    let result = try await SyncrunProcess.runOffThePool(
+                        arguments,
+                        environment: RealOrgAuthTests.cleanEnvironment
+                    )
+                    #expect(result.status == status, "\(arguments.prefix(3)): \(result.stdout) \(result.stderr)")
+                    if let saying {
+                        #expect((result.stdout + result.stderr).contains(saying), "\(arguments): \(result.stderr)")
+                    }
+                    texts += [result.stdout, result.stderr]
+                }
+
+                // A usersyncs.yaml that is a symbolic link to a file holding an SFDX auth URL.
+                let authURLFile = project.directory.appendingPathComponent("auth-url.txt")
+                try "force://PlatformCLI::\(Self.refreshToken)@acme.my.salesforce.com\n"
+                    .write(to: authURLFile, atomically: true, encoding: .utf8)
+                let linked = project.directory.appendingPathComponent("linked")
+                try manager.createDirectory(at: linked, withIntermediateDirectories: false)
+                try manager.createSymbolicLink(
+                    at: linked.appendingPathComponent("usersyncs.yaml"),
+                    withDestinationURL: authURLFile
+                )
+                // A project file that is really a PEM key, next to a valid config.
+                let keyed = project.directory.appendingPathComponent("keyed")
+                try manager.createDirectory(at: keyed, withIntermediateDirectories: false)
+                for name in ["userstore.json", "usersyncs.json"] {
+                    try manager.copyItem(
+                        at: project.directory.appendingPathComponent(name),
+                        to: keyed.appendingPathComponent(name)
+                    )
+                }
+                try
+                    "-----BEGIN RSA PRIVATE KEY-----\n\(Self.pemLine)\nknownPEMsecondLine+/==\n-----END RSA PRIVATE KEY-----\n"
+                    .write(to: keyed.appendingPathComponent("syncrun.yaml"), atomically: true, encoding: .utf8)
+                let base = org.baseURL.absoluteString
+                let withUserInfo = base.replacingOccurrences(of: "://", with: "://syncrun:\(Self.password)@")
+
+                for format in ["text", "json"] {
+                    try await run(
+                        ["validate", "--config", linked.path, "--format", format],
+                        expect: 1,
+                        saying: "this file is not a config: it holds an SFDX auth URL"
+                    )
+                    for command in [["org", "whoami"], ["run"]] {
+                        try await run(
+                            command + ["--config", keyed.path, "--format", format],
+                            expect: 2,
+                            saying: "this file is not a config: it holds a PEM block"
+                        )
+                    }
+                    for command in [["org", "whoami"], ["run", "--config", project.config]] {
+                        try await run(
+                            command + ["--org", withUserInfo, "--access-token", Self.accessToken, "--format", format],
+                            expect: 2,
+                            saying: "holds a URL with a user name or password"
+                        )
+                    }
+                }
+
+                // Credentials in query strings: the request log keeps SOQL, never their values.
+                let token =
+                    "\(base)/services/oauth2/token?grant_type=refresh_token&client_id=x&"
+                    + ["refresh_token", "client_secret", "client_assertion"]
+                    .map { "\($0)=\(Self.queryStringSecrets[$0] ?? "")" }.joined(separator: "&")
+                let query =
+                    "\(base)/services/data/v62.0/query?q=SELECT+Id+FROM+Account&"
+                    + ["password", "code", "assertion", "access_token", "token"]
+                    .map { "\($0)=\(Self.queryStringSecrets[$0] ?? "")" }.joined(separator: "&")
+                _ = try await Self.tool(["curl", "-s", "-o", "/dev/null", "-X", "POST", token])
+                _ = try await Self.tool(["curl", "-s", "-o", "/dev/null", query])
+
+                // Trace level, with a sync that fetches and one that sends record values.
+                for format in ["text", "json"] {
+                    let result = try await SyncrunProcess.runOffThePool(
+                        [
+                            "run", "--config", project.config, "--org", base, "--access-token", Self.accessToken,
+                            "--format", format, "--log-level", "trace",
+                        ],
+                        environment: RealOrgAuthTests.cleanEnvironment
+                    )
+                    #expect(result.status == 0, "\(result.stderr)")
+                    #expect(result.stderr.contains("Sending request"), "trace was not on")
+                    texts += [result.stdout, result.stderr]
+                    records += [result.stdout, result.stderr]
+                    let mark = try await SyncrunProcess.runOffThePool(
+                        [
+                            "store", "mark", "accounts", "--updated", "--where", "Name=Aster Biotech", "--set",
+                            "Phone=555-0199", "--config", project.config,
+                        ],
+                        environment: RealOrgAuthTests.cleanEnvironment
+                    )
+                    #expect(mark.status == 0, "\(mark.stderr)")
+                }
+
+                let logged = try String(contentsOf: log, encoding: .utf8)
+                #expect(logged.contains("q=SELECT+Id+FROM+Account"), "\(logged)")
+                #expect(logged.contains("refresh_token=REDACTED"), "\(logged)")
+                #expect(logged.contains("password=REDACTED"), "\(logged)")
+                // The sync up sent the marked record (its PATCH is in the log).
+                #expect(logged.contains("\"method\":\"PATCH\""), "\(logged)")
+                try RealOrgAuthTests.expectNoSecrets(
+                    in: texts,
+                    files: [log],
+                    secrets: Self.secrets + [Self.password, Self.pemLine, "knownPEMsecondLine", "PlatformCLI"]
+                        + Array(Self.queryStringSecrets.values)
+                )
+                for text in records {
+                    for value in Self.recordValues + ["555-0199"] {
+                        #expect(!text.contains(value), "a record value reached a trace log")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -29,7 +29,9 @@ public struct RequestLogEntry: Codable, Sendable, Equatable {
 ///
 /// Lines are written under a lock and handed to the file system one by one (no user-space buffer),
 /// so a reader sees every complete line as soon as the response has been sent. The log never holds
-/// headers or bodies, so tokens cannot leak into it.
+/// headers or bodies, and the values of credential parameters of a query string (`refresh_token`,
+/// `client_secret`, `password`, `code`, `assertion`, …) are replaced by `REDACTED`, so tokens
+/// cannot leak into it.
 final class RequestLog: Sendable {
     private let handle: ProtectedState<FileHandle>
     private let encoder: JSONEncoder
@@ -60,8 +62,39 @@ final class RequestLog: Sendable {
         self.encoder = encoder
     }
 
-    /// Appends one entry as a JSON line.
+    /// The query-string parameters whose values are credentials: never written to the log.
+    static let secretParameters: Set<String> = [
+        "refresh_token", "client_secret", "password", "code", "assertion", "client_assertion", "access_token",
+        "token", "code_verifier",
+    ]
+
+    /// The mask written in place of a secret parameter's value.
+    static let redactedValue = "REDACTED"
+
+    /// `path` with the value of every credential parameter of its query string (``secretParameters``,
+    /// names compared case-insensitively after percent-decoding) replaced by ``redactedValue``.
+    /// Other parameters, the SOQL `q` among them, are kept as sent.
+    static func redacted(_ path: String) -> String {
+        guard let question = path.firstIndex(of: "?") else { return path }
+        let query = path[path.index(after: question)...]
+        var changed = false
+        let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter -> String in
+            let name = parameter.prefix { $0 != "=" }
+            let decoded =
+                (String(name).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name))
+                .lowercased()
+            guard secretParameters.contains(decoded), name.count < parameter.count else { return String(parameter) }
+            changed = true
+            return name + "=" + redactedValue
+        }
+        guard changed else { return path }
+        return String(path[...question]) + parameters.joined(separator: "&")
+    }
+
+    /// Appends one entry as a JSON line, credential parameters of its query string redacted.
     func append(_ entry: RequestLogEntry) {
+        var entry = entry
+        entry.path = Self.redacted(entry.path)
         guard var line = try? encoder.encode(entry) else { return }
         line.append(0x0A)
         handle.withLock { handle in

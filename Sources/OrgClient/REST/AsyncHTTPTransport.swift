@@ -40,7 +40,7 @@ struct AsyncHTTPTransport: Sendable {
             let response = try await httpClient.execute(
                 outgoing,
                 timeout: .nanoseconds(timeoutNanoseconds),
-                logger: logger
+                logger: Self.clientLogger(logger)
             )
             let buffer = try await response.body.collect(upTo: maxResponseBytes)
             let body = String(decoding: buffer.readableBytesView, as: UTF8.self)
@@ -56,6 +56,18 @@ struct AsyncHTTPTransport: Sendable {
         } catch {
             throw Self.classify(other: error)
         }
+    }
+
+    /// The logger handed to AsyncHTTPClient: never below `debug`. At `trace` AsyncHTTPClient logs
+    /// every HTTP part it reads and writes (`ahc-http-part`: headers, the bearer token among them,
+    /// and body bytes, record values among them); no level of syncrun prints a body, a field value
+    /// or a token, so its trace lines are dropped. The client's own lines (method, path without
+    /// query, status) come from `RESTOrgClient.send`.
+    static func clientLogger(_ logger: Logger) -> Logger {
+        guard logger.logLevel < .debug else { return logger }
+        var capped = logger
+        capped.logLevel = .debug
+        return capped
     }
 
     private static func classify(_ error: HTTPClientError) throws -> any Error {

@@ -115,8 +115,9 @@ struct ProjectFileDecoder {
         return .clientCredentials(clientID: clientID, secretFile: resolve(secretFile), loginURL: loginURL)
     }
 
-    /// Reports each member that holds a secret inline (a secret-named key, an auth URL, a token);
-    /// returns whether there was none.
+    /// Reports each member whose key names a secret (`accessToken`, `clientSecret`, …); returns
+    /// whether there was none. Values shaped like credentials (an auth URL, a token) are found,
+    /// masked and reported by the loader for every config file (`CredentialCheck`).
     private func checkSecrets(_ reader: ObjectReader) -> Bool {
         guard case .object(let members) = reader.node.value else { return true }
         var clean = true
@@ -131,26 +132,9 @@ struct ProjectFileDecoder {
                         + "environment variable: use \(instead)"
                 )
                 clean = false
-            } else if case .scalar(let scalar) = member.value.value, Self.looksLikeSecret(scalar.text) {
-                context.error(
-                    .inlineSecret,
-                    at: member.value.position,
-                    path: path,
-                    "'\(member.key)' holds what looks like a token or auth URL; secrets go in a file or an "
-                        + "environment variable (accessTokenEnv, authUrlFile, authUrlEnv, secretFile)"
-                )
-                clean = false
             }
         }
         return clean
-    }
-
-    /// An SFDX auth URL, or a Salesforce access token (`00D` + org id + `!` + …).
-    static func looksLikeSecret(_ text: String) -> Bool {
-        if text.hasPrefix("force://") { return true }
-        guard text.hasPrefix("00D"), let bang = text.firstIndex(of: "!") else { return false }
-        let orgID = text[..<bang]
-        return (orgID.count == 15 || orgID.count == 18) && text.distance(from: bang, to: text.endIndex) > 20
     }
 
     private func resolve(_ path: String) -> String {

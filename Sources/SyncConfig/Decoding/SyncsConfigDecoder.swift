@@ -43,6 +43,13 @@ struct SyncsConfigDecoder {
         return result
     }
 
+    /// A C0 or C1 control character, DEL, or a bidirectional override or isolate: what a terminal
+    /// obeys instead of printing.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
+    }
+
     private func decodeSync(_ node: ConfigNode, path: ConfigPath) -> SyncSource {
         var source = SyncSource(path: path, position: node.position)
         guard var sync = ObjectReader(node, path: path, context: context) else { return source }
@@ -52,6 +59,15 @@ struct SyncsConfigDecoder {
         source.namePosition = sync.position(of: "syncName")
         let type = sync.enumeration("syncType", SyncType.self, what: "sync type", required: true)
         let soupName = sync.nonEmptyString("soupName")
+        for (key, value) in [("syncName", name), ("soupName", soupName)] {
+            guard let value, let control = value.unicodeScalars.first(where: Self.isControl) else { continue }
+            context.warning(
+                .controlCharacter,
+                at: sync.position(of: key),
+                path: path.appending(key),
+                ConfigMessages.controlCharacter(key, control)
+            )
+        }
         var target: SyncTarget?
         var soqlQuery: (text: String, node: ConfigNode)?
         if var targetReader = sync.object("target", required: true), let type {

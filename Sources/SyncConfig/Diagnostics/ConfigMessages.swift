@@ -6,6 +6,24 @@ enum ConfigMessages {
     static let notUTF8 = "the file is not valid UTF-8 text; save it as UTF-8"
     static let nonScalarKey = "keys must be plain strings, not collections"
 
+    static func notAConfig(_ what: String) -> String {
+        "this file is not a config: it holds \(what), and nothing of it is printed; point the command at the "
+            + "config (a JSON object or YAML mapping of settings), and keep secrets out of config folders"
+    }
+
+    static func directoryNotFile(_ name: String) -> String {
+        "'\(name)' is a directory, not a config file; remove or rename it, or put the config file in its place"
+    }
+
+    static let singleValue = "a single value, not a JSON object or YAML mapping of settings"
+
+    static func inlineCredential(_ kind: CredentialMask.Kind, key: String?) -> String {
+        let place = key.map { "'\($0)' holds" } ?? "this line holds"
+        return "\(place) what looks like \(kind.phrase) (masked here); a config file holds no secret: put it in a "
+            + "file or an environment variable that the project file names (authUrlFile, authUrlEnv, secretFile, "
+            + "accessTokenEnv, jwt.keyFile)"
+    }
+
     static func ambiguousFile(_ name: String, candidates: [String]) -> String {
         let list = candidates.map { "'\($0)'" }.joined(separator: " and ")
         return "found both \(list) for '\(name)'; keep one of them"
@@ -87,6 +105,13 @@ enum ConfigMessages {
     static func invalidField(_ key: String) -> String {
         "this '\(key)' entry is not one field; write a field name or a relationship path "
             + "(Account.Owner.Name), one per entry"
+    }
+
+    static func controlCharacter(_ key: String, _ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex.uppercased()
+        return "'\(key)' holds the control character \(code), which a terminal obeys instead of printing "
+            + "(syncrun prints it escaped); use letters, digits, '_' and '-'"
     }
 
     static func unknownKey(_ key: String, suggestion: String?) -> String {

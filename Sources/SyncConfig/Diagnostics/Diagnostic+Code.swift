@@ -34,6 +34,9 @@ extension Diagnostic {
         public static let tooDeep = Code(rawValue: "too-deep")
         /// More than 100,000 values, YAML aliases counted as copies of their anchor.
         public static let tooManyNodes = Code(rawValue: "too-many-nodes")
+        /// A file that is not a config at all (a PEM key, an auth URL, a token, binary data, a
+        /// directory, a single value): named without its content.
+        public static let notAConfig = Code(rawValue: "not-a-config")
         /// A file over 16 MiB (or YAML whose aliases expand to more than 16 MiB of text).
         public static let fileTooLarge = Code(rawValue: "file-too-large")
 
@@ -50,11 +53,13 @@ extension Diagnostic {
         public static let missingKey = Code(rawValue: "missing-key")
         /// A key the product does not know; kept verbatim.
         public static let unknownKey = Code(rawValue: "unknown-key")
-        /// A secret (token, auth URL, client secret) written in the project file instead of a file
-        /// or environment variable name.
+        /// A secret (token, auth URL, client secret, PEM key, URL user-info) written in a config or
+        /// project file instead of a file or environment variable name; the value is masked.
         public static let inlineSecret = Code(rawValue: "inline-secret")
         /// A project-file org that is none of the six forms, or names an undeclared org.
         public static let invalidOrg = Code(rawValue: "invalid-org")
+        /// A sync or soup name holding a control character (ESC, BEL, a line feed, …) (warning).
+        public static let controlCharacter = Code(rawValue: "control-character")
         /// A string that must not be empty is empty.
         public static let emptyValue = Code(rawValue: "empty-value")
         /// A sobject type or field name (or a field list entry) that is not a name, which syncrun

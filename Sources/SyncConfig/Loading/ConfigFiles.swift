@@ -22,7 +22,8 @@ public struct ConfigFiles: Sendable, Hashable {
     public var globalStore: URL?
     /// The global syncs config.
     public var globalSyncs: URL?
-    /// Problems found while locating (two candidates for one name: `ambiguous-file`).
+    /// Problems found while locating (two candidates for one name: `ambiguous-file`; a directory
+    /// under a config's name: `not-a-config`).
     public var diagnostics: [Diagnostic]
 
     /// Names files directly (`--store-config`, `--syncs-config`): they are the user store.
@@ -52,18 +53,31 @@ public struct ConfigFiles: Sendable, Hashable {
 
     /// Finds the config files in `directory`. When two files share a base name (say
     /// `usersyncs.json` and `usersyncs.yaml`) the first in ``extensions`` order is used and an
-    /// `ambiguous-file` error is reported at the other.
+    /// `ambiguous-file` error is reported at the other. A directory named like a config file
+    /// (`usersyncs.json/`) is a `not-a-config` error.
     public static func locate(in directory: URL) -> ConfigFiles {
         var files = ConfigFiles()
         let manager = FileManager.default
         for name in baseNames {
-            let candidates =
-                extensions
-                .map { directory.appendingPathComponent("\(name).\($0)") }
-                .filter { url in
-                    var isDirectory: ObjCBool = false
-                    return manager.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            var candidates: [URL] = []
+            for url in extensions.map({ directory.appendingPathComponent("\(name).\($0)") }) {
+                var isDirectory: ObjCBool = false
+                guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
+                guard !isDirectory.boolValue else {
+                    // A directory under a config's name is a mistake to report, never an empty config.
+                    files.diagnostics.append(
+                        Diagnostic(
+                            location: SourceLocation(file: ConfigLoader.displayName(of: url), line: 1, column: 1),
+                            severity: .error,
+                            path: "",
+                            code: .notAConfig,
+                            message: ConfigMessages.directoryNotFile(url.lastPathComponent)
+                        )
+                    )
+                    continue
                 }
+                candidates.append(url)
+            }
             guard let chosen = candidates.first else { continue }
             if candidates.count > 1 {
                 for other in candidates.dropFirst() {

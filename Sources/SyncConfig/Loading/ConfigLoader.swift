@@ -89,28 +89,58 @@ public struct ConfigLoader: Sendable {
         } catch {
             throw SyncConfigError.unreadable(file, underlying: error)
         }
-        let bytes = [UInt8](data)
-        if let invalid = Self.firstInvalidUTF8(bytes) {
+        if let what = Self.notAConfig(data) {
+            context.error(
+                .notAConfig,
+                at: TextPosition(line: 1, column: 1),
+                path: .root,
+                ConfigMessages.notAConfig(what)
+            )
+            return nil
+        }
+        if let invalid = Self.firstInvalidUTF8([UInt8](data)) {
             context.error(.encoding, at: invalid, path: .root, ConfigMessages.notUTF8)
             return nil
         }
+        // Credentials are masked in the raw text before any lexer sees it, so that no message
+        // (a syntax error quoting a token, an unknown key) can hold one or a fragment of one.
+        let scan = CredentialMask.scan(String(decoding: data, as: UTF8.self), mask: CredentialMask.sourceMaskCharacter)
+        var root: ConfigNode
         do {
             switch ConfigFormat(fileExtension: url.pathExtension) {
             case .json:
-                var parser = JSONSourceParser(bytes: bytes)
-                let root = try parser.parseDocument()
+                var parser = JSONSourceParser(bytes: Array(scan.masked.utf8))
+                root = try parser.parseDocument()
                 report(parser.findings, context: context)
-                return root
             case .yaml:
-                var parser = YAMLSourceParser(text: String(decoding: bytes, as: UTF8.self))
-                let root = try parser.parseDocument()
+                var parser = YAMLSourceParser(text: scan.masked)
+                root = try parser.parseDocument()
                 report(parser.findings, context: context)
-                return root
             }
         } catch {
             context.error(error.code, at: error.position, path: .root, error.message)
             return nil
         }
+        if case .scalar = root.value {
+            let what = scan.findings.first.map(\.kind.phrase) ?? ConfigMessages.singleValue
+            context.error(.notAConfig, at: root.position, path: .root, ConfigMessages.notAConfig(what))
+            return nil
+        }
+        var check = CredentialCheck(context: context, rawFindings: scan.findings)
+        root = check.masking(root, path: .root)
+        check.reportUnattributed()
+        return root
+    }
+
+    /// What a file is when it is plainly not a config (binary data, a PEM block, an auth URL),
+    /// judged without printing any of it.
+    private static func notAConfig(_ data: Data) -> String? {
+        if data.contains(0) { return "binary data (a NUL byte)" }
+        let head = String(decoding: data.prefix(64), as: UTF8.self)
+            .drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if head.hasPrefix("-----BEGIN ") { return CredentialMask.Kind.pemBlock.phrase }
+        if head.lowercased().hasPrefix("force://") { return CredentialMask.Kind.sfdxAuthURL.phrase }
+        return nil
     }
 
     private func report(_ findings: [SourceFinding], context: DecodingContext) {

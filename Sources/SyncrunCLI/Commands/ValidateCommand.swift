@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONCore
 import SyncConfig
 
 /// `syncrun validate`: loads the config files and reports every problem.
@@ -51,16 +52,19 @@ private struct DiagnosticsReport {
         var sources: [String: [Substring]] = [:]
         for diagnostic in loaded.diagnostics {
             output += DiagnosticText.line(diagnostic) + "\n"
-            guard showsSource else { continue }
+            // A file that is not a config is never quoted (it may be a key or binary data).
+            guard showsSource, diagnostic.code != .notAConfig else { continue }
             if sources[diagnostic.file] == nil {
+                // Quoted from the masked text, as the loader read it: no credential is shown.
                 let text = (try? String(contentsOfFile: diagnostic.file, encoding: .utf8)) ?? ""
-                sources[diagnostic.file] = text.split(separator: "\n", omittingEmptySubsequences: false)
+                sources[diagnostic.file] = CredentialMask.masked(text)
+                    .split(separator: "\n", omittingEmptySubsequences: false)
             }
             guard let lines = sources[diagnostic.file], diagnostic.line <= lines.count else { continue }
             let line = lines[diagnostic.line - 1]
             // Keep tabs so the caret lines up with the character it points at.
             let indent = line.unicodeScalars.prefix(diagnostic.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
-            output += "    " + line + "\n" + "    " + indent + "^\n"
+            output += "    " + JSONWriter.terminalSafeLines(String(line)) + "\n" + "    " + indent + "^\n"
         }
         output += summary + "\n"
         return output
@@ -68,7 +72,8 @@ private struct DiagnosticsReport {
 
     /// `2 errors, 1 warning in 2 files`, or `OK: 3 syncs, 2 soups` when there is nothing to say.
     var summary: String {
-        let fileCount = loaded.files.count
+        // Files read, and those reported without being read (a directory named like a config).
+        let fileCount = Set(loaded.files + loaded.diagnostics.map(\.file)).count
         if loaded.diagnostics.isEmpty {
             return "OK: \(Self.count(loaded.allSyncs.count, "sync")), \(Self.count(loaded.allSoups.count, "soup"))"
         }
@@ -85,8 +90,15 @@ private struct DiagnosticsReport {
 
 /// How `validate` and `org check` print one diagnostic: `FILE:LINE:COL: error|warning: PATH: message [code]`,
 /// the code last as linters print their rule ids (the code is what `docs/diagnostics.md` lists).
+/// One line whatever the message quotes: control characters are escaped (`JSONWriter.terminalSafe`).
 enum DiagnosticText {
     static func line(_ diagnostic: Diagnostic) -> String {
-        diagnostic.description + " [\(diagnostic.code.rawValue)]"
+        JSONWriter.terminalSafe(diagnostic.description + " [\(diagnostic.code.rawValue)]")
+    }
+
+    /// `FILE:LINE:COLUMN: error|warning: PATH: message`, without the code (standard error of the
+    /// commands that load a config), control characters escaped.
+    static func plain(_ diagnostic: Diagnostic) -> String {
+        JSONWriter.terminalSafe(diagnostic.description)
     }
 }

@@ -32,8 +32,11 @@ extension ConfigOptions {
             for (flag, path) in [("--store-config", storeConfig), ("--syncs-config", syncsConfig)] {
                 guard let path else { continue }
                 var isDirectory: ObjCBool = false
-                guard manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
                     throw CLIError.usage("the file '\(path)' named by \(flag) does not exist")
+                }
+                guard !isDirectory.boolValue else {
+                    throw CLIError.usage("'\(path)' named by \(flag) is a directory, not a config file; name the file")
                 }
             }
             return ConfigFiles(
@@ -46,7 +49,8 @@ extension ConfigOptions {
             throw CLIError.usage("the config directory '\(configDirectory)' does not exist")
         }
         let files = ConfigFiles.locate(in: URL(fileURLWithPath: configDirectory, isDirectory: true))
-        guard !files.isEmpty else {
+        // A directory named like a config file is an error of the load (exit 1), not "no files".
+        guard !files.isEmpty || !files.diagnostics.isEmpty else {
             throw CLIError.usage(
                 "no config files in '\(configDirectory)'; expected userstore, usersyncs, globalstore or globalsyncs "
                     + "with the extension .json, .yaml or .yml (or name files with --store-config / --syncs-config)"
@@ -74,7 +78,7 @@ extension ConfigOptions {
     func loadValid() throws -> LoadedConfig {
         let loaded = try load()
         for diagnostic in loaded.diagnostics {
-            StandardStreams.writeError(diagnostic.description + "\n")
+            StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n")
         }
         if loaded.hasErrors {
             let count = loaded.errorCount

@@ -18,7 +18,7 @@ struct ProjectContext {
         } catch let error as SyncConfigError {
             throw CLIError.usage(error.message)
         }
-        for diagnostic in loaded.diagnostics { StandardStreams.writeError(diagnostic.description + "\n") }
+        for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
         guard let project = loaded.project else {
             let count = loaded.diagnostics.count { $0.isError }
             let errors = count == 1 ? "1 error; fix it" : "\(count) errors; fix them"

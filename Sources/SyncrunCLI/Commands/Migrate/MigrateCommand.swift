@@ -96,7 +96,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let startedAt = Date()
         let loaded = try config.load()
-        for diagnostic in loaded.diagnostics { StandardStreams.writeError(diagnostic.description + "\n") }
+        for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
         if loaded.hasErrors {
             throw CLIError.usage("the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details")
         }

@@ -60,7 +60,7 @@ struct StoreInitCommand: ParsableCommand {
         } catch let error as SyncConfigError {
             throw CLIError(error.message)
         }
-        for diagnostic in loaded.diagnostics { StandardStreams.writeError("\(diagnostic)\n") }
+        for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
         if loaded.hasErrors {
             throw CLIError("the store config has \(loaded.errorCount) error(s); nothing was changed")
         }

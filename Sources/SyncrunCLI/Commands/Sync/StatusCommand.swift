@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONCore
 import Logging
 import SOQL
 import SoupStore
@@ -29,7 +30,9 @@ struct StatusCommand: AsyncParsableCommand {
             }
         }
         if let name, states.isEmpty {
-            throw CLIError("no sync named '\(name)' in '\(soupStore.path)'; it is created by its first 'syncrun sync'")
+            throw CLIError(
+                "no sync named '\(JSONWriter.terminalSafe(name))' in '\(soupStore.path)'; it is created by its first 'syncrun sync'"
+            )
         }
         switch format {
         case .json:
@@ -61,13 +64,14 @@ struct StatusCommand: AsyncParsableCommand {
 
     static func text(_ state: StoredSyncState) -> String {
         var line =
-            "\(state.id)  \(state.name ?? "(unnamed)")  \(state.kind.rawValue)  \(state.soupName)  "
+            "\(state.id)  \(state.name.map(JSONWriter.terminalSafe) ?? "(unnamed)")  \(state.kind.rawValue)  "
+            + "\(JSONWriter.terminalSafe(state.soupName))  "
             + "\(state.status.rawValue)  \(state.progress)%"
         if state.totalSize >= 0 { line += "  total \(state.totalSize)" }
         if state.maxTimeStamp > 0 {
             line += "  watermark \(SalesforceDateTime.wireText(milliseconds: state.maxTimeStamp))"
         }
-        if !state.error.isEmpty { line += "\n    error: \(state.error)" }
+        if !state.error.isEmpty { line += "\n    error: \(JSONWriter.terminalSafe(state.error))" }
         return line
     }
 }

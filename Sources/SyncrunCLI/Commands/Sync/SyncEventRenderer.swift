@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 import OrgClient
 import SyncEngine
 
@@ -28,13 +29,15 @@ struct SyncEventRenderer: Sendable {
                     case .syncUp: "sync up"
                     case .syncDown: start.isIncremental ? "resync" : "full sync"
                     }
-                StandardStreams.write("\(start.syncName) (\(start.targetKind), \(mode))\n")
+                StandardStreams.write("\(JSONWriter.terminalSafe(start.syncName)) (\(start.targetKind), \(mode))\n")
             case .page(let page):
-                StandardStreams.write("\r" + Self.bar(page, elapsed: Date().timeIntervalSince(startedAt)))
+                StandardStreams.writeProgress(Self.bar(page, elapsed: Date().timeIntervalSince(startedAt)))
             case .batch(let batch):
-                StandardStreams.write("\r" + Self.bar(batch, elapsed: Date().timeIntervalSince(startedAt)))
+                StandardStreams.writeProgress(Self.bar(batch, elapsed: Date().timeIntervalSince(startedAt)))
             case .warning(let syncName, let message):
-                StandardStreams.write("\nwarning: \(syncName): \(message)\n")
+                StandardStreams.write(
+                    "\nwarning: \(JSONWriter.terminalSafe(syncName)): \(JSONWriter.terminalSafe(message))\n"
+                )
             case .finished(let summary):
                 StandardStreams.write("\n" + Self.line(summary) + "\n")
             }
@@ -88,7 +91,7 @@ struct SyncEventRenderer: Sendable {
     }
 
     static func line(_ summary: SyncRunSummary) -> String {
-        var text = "\(summary.syncName): \(summary.status.rawValue)"
+        var text = "\(JSONWriter.terminalSafe(summary.syncName)): \(summary.status.rawValue)"
         switch summary.operation {
         case .syncDown:
             text +=
@@ -103,8 +106,8 @@ struct SyncEventRenderer: Sendable {
         }
         text += ", \(summary.requests) request(s), \(summary.retries) retr\(summary.retries == 1 ? "y" : "ies")"
         if let usage = summary.apiUsage { text += ", " + APIUsageLine(usage).text }
-        if let error = summary.error { text += "\n  \(error)" }
-        for issue in summary.issues { text += "\n  \(issue)" }
+        if let error = summary.error { text += "\n  " + JSONWriter.terminalSafe("\(error)") }
+        for issue in summary.issues { text += "\n  " + JSONWriter.terminalSafe("\(issue)") }
         return text
     }
 }

@@ -21,7 +21,7 @@ struct SyncSession {
     /// The user syncs config, valid, or a usage error (status 2) naming the problems.
     func loadConfig() throws -> LoadedConfig {
         let loaded = try store.config.load()
-        for diagnostic in loaded.diagnostics { StandardStreams.writeError(diagnostic.description + "\n") }
+        for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
         if loaded.hasErrors {
             throw CLIError.usage(
                 "the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details"
