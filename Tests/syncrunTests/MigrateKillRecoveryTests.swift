@@ -132,6 +132,7 @@ struct MigrateKillRecoveryTests {
 
                 var arguments = base
                 var killed = 0
+                var killsLeavingIntents = 0
                 var attempts = 0
                 while killed < kills, attempts < kills * 3 {
                     attempts += 1
@@ -145,6 +146,14 @@ struct MigrateKillRecoveryTests {
                     try target.expectNoDuplicates(context)
                     if run.killed {
                         killed += 1
+                        // Whether the kill left creates sent but not answered (the journal's intents).
+                        let journals = syncrunDirectory.appendingPathComponent("migrations")
+                        for name in (try? FileManager.default.contentsOfDirectory(atPath: journals.path)) ?? []
+                        where name.hasSuffix(".db") {
+                            let path = journals.appendingPathComponent(name).path
+                            let count = try SystemSQLite.lines(path, "SELECT count(*) FROM create_intent")
+                            if count != ["0"] { killsLeavingIntents += 1 }
+                        }
                     } else {
                         #expect(run.status == 0, "\(context): \(run.stderr)")
                         if run.status == 0 { break }
@@ -178,7 +187,8 @@ struct MigrateKillRecoveryTests {
                 #expect(report.total("created") == 0, "\(context)")
                 #expect(report.total("updated") == 0, "\(context)")
                 print(
-                    "migrate kill test (\(context)): \(killed) kills, \(refusals) refusals, "
+                    "migrate kill test (\(context)): \(killed) kills (\(killsLeavingIntents) left creates unanswered), "
+                        + "\(refusals) refusals, "
                         + "\(accounts + contacts) records: \(counts.accounts) accounts, \(counts.contacts) contacts, "
                         + "0 duplicates"
                 )
