@@ -190,7 +190,7 @@ struct MigrateKillRecoveryTests {
                     "migrate kill test (\(context)): \(killed) kills (\(killsLeavingIntents) left creates unanswered), "
                         + "\(refusals) refusals, "
                         + "\(accounts + contacts) records: \(counts.accounts) accounts, \(counts.contacts) contacts, "
-                        + "0 duplicates"
+                        + "\(try target.duplicates()) duplicates"
                 )
             }
         }
@@ -364,6 +364,13 @@ struct Target {
 
     func counts() throws -> Counts {
         Counts(accounts: try rows("SELECT Id FROM Account").count, contacts: try rows("SELECT Id FROM Contact").count)
+    }
+
+    /// The accounts and contacts there more than once (by name, by email).
+    func duplicates() throws -> Int {
+        let names = try rows("SELECT Name FROM Account").compactMap { $0["Name"] as? String }
+        let emails = try rows("SELECT Email FROM Contact").compactMap { $0["Email"] as? String }
+        return names.count - Set(names).count + emails.count - Set(emails).count
     }
 
     func expectNoDuplicates(_ context: String) throws {
