@@ -4,9 +4,10 @@ import SyncEngine
 
 /// Finds what a killed run's creates made in the target, so that nothing is created twice.
 ///
-/// Each create batch records an intent per record (its body) before it is sent, and the batch's
+/// Each create batch records an intent per record (its body) in the migration's journal
+/// (``MigrationJournal``, kept apart from the staging store) before it is sent, and the batch's
 /// outcome clears them in the transaction that writes the id map. Intents left over belong to a
-/// batch whose response never arrived. As in sync up's crash-safe creates
+/// batch whose response never arrived; they are resolved before the run writes anything. As in sync up's crash-safe creates
 /// (`SyncUpCreateRecovery`), the target records the running user created since the earliest
 /// intent (minus a clock margin) are candidates; a candidate whose values equal a body is adopted
 /// into the id map (a multiset match in intent order; a candidate the id map already holds is never

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import SoupStore
 
-/// The (source org, target org) pair a staging store belongs to, kept in one row of
-/// `syncrun_migration_binding`: a staging store is never reused for another pair.
+/// The (source org, target org) pair of a migration: its journal (``MigrationJournal``) and its
+/// staging store (bound in one row of `syncrun_migration_binding`, never reused for another pair).
 public struct MigrationPair: Sendable, Hashable {
     /// The source org id (`00D…`).
     public var sourceOrgID: String
@@ -17,7 +17,7 @@ public struct MigrationPair: Sendable, Hashable {
     }
 }
 
-/// One row of `syncrun_id_map`: a source record and its counterpart in the target.
+/// One row of the journal's id map: a source record and its counterpart in the target.
 public struct IDMapRow: Sendable, Hashable {
     public var sobject: String
     public var sourceID: String
@@ -31,8 +31,8 @@ public struct IDMapRow: Sendable, Hashable {
     }
 }
 
-/// A create about to be sent, recorded before the request so that a run after a kill can find
-/// what the lost request created (`syncrun_migration_intent`).
+/// A create about to be sent, recorded in the journal before the request so that a run after a
+/// kill can find what the lost request created.
 public struct CreateIntent: Sendable, Hashable {
     public var sobject: String
     public var sourceID: String
@@ -42,85 +42,130 @@ public struct CreateIntent: Sendable, Hashable {
     public var at: Int64
 }
 
-/// The migration's books in the staging store: the pair binding, the id map and the create
-/// intents, in SQLite tables of syncrun's own that SmartStore ignores.
-enum MigrationTables {
+/// The staging store's binding to one pair (`syncrun_migration_binding`, a table of syncrun's own
+/// that SmartStore ignores), and the tables in which syncrun before the journal kept the id map and
+/// the intents (read once into the journal, then emptied).
+enum StagingTables {
     static let binding = "syncrun_migration_binding"
-    static let idMap = "syncrun_id_map"
-    static let intents = "syncrun_migration_intent"
+    static let legacyIDMap = "syncrun_id_map"
+    static let legacyIntents = "syncrun_migration_intent"
 
-    static func create(_ db: Database) throws {
+    static func createBinding(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS \(binding) (id INTEGER PRIMARY KEY CHECK (id = 1), \
-                source_org TEXT NOT NULL, target_org TEXT NOT NULL, bound_at INTEGER NOT NULL);
-                CREATE TABLE IF NOT EXISTS \(idMap) (source_org TEXT NOT NULL, target_org TEXT NOT NULL, \
-                sobject TEXT NOT NULL, source_id TEXT NOT NULL, target_id TEXT NOT NULL, run TEXT, \
-                UNIQUE (source_org, target_org, sobject, source_id));
-                CREATE INDEX IF NOT EXISTS \(idMap)_source ON \(idMap) (source_id);
-                CREATE TABLE IF NOT EXISTS \(intents) (source_org TEXT NOT NULL, target_org TEXT NOT NULL, \
-                sobject TEXT NOT NULL, source_id TEXT NOT NULL, body TEXT NOT NULL, at INTEGER NOT NULL, \
-                PRIMARY KEY (source_org, target_org, sobject, source_id));
+                source_org TEXT NOT NULL, target_org TEXT NOT NULL, bound_at INTEGER NOT NULL)
                 """
         )
     }
 }
 
-/// Reads and writes the migration's books for one pair.
+/// Reads and writes the migration's books for one pair: its journal (``MigrationJournal``).
 public struct MigrationBooks: Sendable {
-    public let store: SoupStore
-    public let pair: MigrationPair
+    public let journal: MigrationJournal
+    public var pair: MigrationPair { journal.pair }
 
-    /// Creates the books of `pair` in `store`.
-    public init(store: SoupStore, pair: MigrationPair) {
-        self.store = store
-        self.pair = pair
+    /// Creates the books kept in `journal`.
+    public init(journal: MigrationJournal) {
+        self.journal = journal
     }
 
-    /// The pair the store is bound to, or `nil` when no migration used it yet.
+    /// The pair the staging store is bound to, or `nil` when no migration used it yet.
     public static func boundPair(of store: SoupStore) throws -> MigrationPair? {
         try store.read { reader in
-            guard try reader.db.tableExists(MigrationTables.binding) else { return nil }
+            guard try reader.db.tableExists(StagingTables.binding) else { return nil }
             guard
                 let row = try Row.fetchOne(
                     reader.db,
-                    sql: "SELECT source_org, target_org FROM \(MigrationTables.binding)"
+                    sql: "SELECT source_org, target_org FROM \(StagingTables.binding)"
                 )
             else { return nil }
             return MigrationPair(sourceOrgID: row[0], targetOrgID: row[1])
         }
     }
 
-    /// Binds the store to the pair (creating the tables); call after checking ``boundPair(of:)``.
-    public func bind(now: Int64) throws {
-        let pair = pair
+    /// Binds the staging store to the pair; call after checking ``boundPair(of:)``.
+    public static func bind(_ store: SoupStore, to pair: MigrationPair, now: Int64) throws {
         try store.write { writer in
-            try MigrationTables.create(writer.db)
+            try StagingTables.createBinding(writer.db)
             try writer.db.execute(
-                sql: "INSERT OR IGNORE INTO \(MigrationTables.binding) (id, source_org, target_org, bound_at) "
+                sql: "INSERT OR IGNORE INTO \(StagingTables.binding) (id, source_org, target_org, bound_at) "
                     + "VALUES (1, ?, ?, ?)",
                 arguments: [pair.sourceOrgID, pair.targetOrgID, now]
             )
         }
     }
 
+    /// Moves the id map rows and intents an older syncrun kept in the staging store into the
+    /// journal (the journal's rows win), then empties those tables; returns the rows moved.
+    @discardableResult
+    public func importStagingBooks(from store: SoupStore) throws -> Int {
+        let pair = pair
+        let (rows, intents) = try store.read { reader -> ([Row], [Row]) in
+            let db = reader.db
+            let arguments: StatementArguments = [pair.sourceOrgID, pair.targetOrgID]
+            let rows =
+                try db.tableExists(StagingTables.legacyIDMap)
+                ? try Row.fetchAll(
+                    db,
+                    sql: "SELECT sobject, source_id, target_id, run FROM \(StagingTables.legacyIDMap) "
+                        + "WHERE source_org = ? AND target_org = ?",
+                    arguments: arguments
+                ) : []
+            let intents =
+                try db.tableExists(StagingTables.legacyIntents)
+                ? try Row.fetchAll(
+                    db,
+                    sql: "SELECT sobject, source_id, body, at FROM \(StagingTables.legacyIntents) "
+                        + "WHERE source_org = ? AND target_org = ?",
+                    arguments: arguments
+                ) : []
+            return (rows, intents)
+        }
+        guard !rows.isEmpty || !intents.isEmpty else { return 0 }
+        try journal.write { db in
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO \(MigrationJournal.idMapTable) (sobject, source_id, target_id, run) "
+                    + "VALUES (?, ?, ?, ?)"
+            )
+            for row in rows {
+                try insert.execute(arguments: [row[0] as String, row[1] as String, row[2] as String, row[3] as String?])
+            }
+            let intent = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO \(MigrationJournal.intentTable) (sobject, source_id, body, at) "
+                    + "VALUES (?, ?, ?, ?)"
+            )
+            for row in intents {
+                try intent.execute(arguments: [row[0] as String, row[1] as String, row[2] as String, row[3] as Int64])
+            }
+        }
+        // Only once the journal holds them (a kill in between imports them again, harmlessly).
+        try store.write { writer in
+            for table in [StagingTables.legacyIDMap, StagingTables.legacyIntents] {
+                try writer.db.execute(
+                    sql: "DELETE FROM \(table) WHERE source_org = ? AND target_org = ?",
+                    arguments: [pair.sourceOrgID, pair.targetOrgID]
+                )
+            }
+        }
+        return rows.count + intents.count
+    }
+
     /// The target ids of `sourceIDs` among the records of `sobjects` (any object when empty).
     func targetIDs(of sourceIDs: [String], sobjects: [String]) throws -> [String: String] {
         guard !sourceIDs.isEmpty else { return [:] }
-        let pair = pair
-        return try store.read { reader in
-            guard try reader.db.tableExists(MigrationTables.idMap) else { return [:] }
+        return try journal.read { db in
             var result: [String: String] = [:]
             for slice in sourceIDs.chunked(400) {
                 var sql =
-                    "SELECT source_id, target_id FROM \(MigrationTables.idMap) WHERE source_org = ? AND target_org = ? "
-                    + "AND source_id IN (\(Self.marks(slice.count)))"
-                var arguments = [pair.sourceOrgID, pair.targetOrgID] + slice
+                    "SELECT source_id, target_id FROM \(MigrationJournal.idMapTable) "
+                    + "WHERE source_id IN (\(Self.marks(slice.count)))"
+                var arguments = slice
                 if !sobjects.isEmpty {
                     sql += " AND sobject IN (\(Self.marks(sobjects.count)))"
                     arguments += sobjects
                 }
-                for row in try Row.fetchAll(reader.db, sql: sql, arguments: StatementArguments(arguments)) {
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) {
                     result[row[0]] = row[1]
                 }
             }
@@ -128,20 +173,17 @@ public struct MigrationBooks: Sendable {
         }
     }
 
-    /// The id map rows of this pair, in source-id order, `limit` at a time after `afterSourceID`.
+    /// The id map rows of this pair, in (sObject, source id) order, `limit` at a time after `key`.
     public func idMapPage(after key: (String, String)?, limit: Int) throws -> [IDMapRow] {
-        let pair = pair
-        return try store.read { reader in
-            guard try reader.db.tableExists(MigrationTables.idMap) else { return [] }
+        try journal.read { db in
             let after = key ?? ("", "")
             return try Row.fetchAll(
-                reader.db,
+                db,
                 sql: """
-                    SELECT sobject, source_id, target_id FROM \(MigrationTables.idMap) \
-                    WHERE source_org = ? AND target_org = ? AND (sobject, source_id) > (?, ?) \
-                    ORDER BY sobject, source_id LIMIT ?
+                    SELECT sobject, source_id, target_id FROM \(MigrationJournal.idMapTable) \
+                    WHERE (sobject, source_id) > (?, ?) ORDER BY sobject, source_id LIMIT ?
                     """,
-                arguments: [pair.sourceOrgID, pair.targetOrgID, after.0, after.1, limit]
+                arguments: [after.0, after.1, limit]
             ).map { IDMapRow(sobject: $0[0], sourceID: $0[1], targetID: $0[2]) }
         }
     }
@@ -149,16 +191,14 @@ public struct MigrationBooks: Sendable {
     /// Which of `targetIDs` are already the counterpart of some source record.
     func mappedTargets(_ targetIDs: [String]) throws -> Set<String> {
         guard !targetIDs.isEmpty else { return [] }
-        let pair = pair
-        return try store.read { reader in
-            guard try reader.db.tableExists(MigrationTables.idMap) else { return [] }
+        return try journal.read { db in
             var result: Set<String> = []
             for slice in targetIDs.chunked(400) {
                 let rows = try String.fetchAll(
-                    reader.db,
-                    sql: "SELECT target_id FROM \(MigrationTables.idMap) WHERE source_org = ? AND target_org = ? "
-                        + "AND target_id IN (\(Self.marks(slice.count)))",
-                    arguments: StatementArguments([pair.sourceOrgID, pair.targetOrgID] + slice)
+                    db,
+                    sql: "SELECT target_id FROM \(MigrationJournal.idMapTable) "
+                        + "WHERE target_id IN (\(Self.marks(slice.count)))",
+                    arguments: StatementArguments(slice)
                 )
                 result.formUnion(rows)
             }
@@ -166,20 +206,22 @@ public struct MigrationBooks: Sendable {
         }
     }
 
-    /// Whether `sourceID` of `sobject` was created by the run `run` (not matched or found).
+    /// Which of `sourceIDs` of `sobject` were created by the run `run` (not matched or found).
     func createdBy(run: String, sobject: String, sourceIDs: [String]) throws -> Set<String> {
         guard !sourceIDs.isEmpty else { return [] }
-        let pair = pair
-        return try store.read { reader in
-            guard try reader.db.tableExists(MigrationTables.idMap) else { return [] }
-            return Set(
-                try String.fetchAll(
-                    reader.db,
-                    sql: "SELECT source_id FROM \(MigrationTables.idMap) WHERE source_org = ? AND target_org = ? "
-                        + "AND sobject = ? AND run = ? AND source_id IN (\(Self.marks(sourceIDs.count)))",
-                    arguments: StatementArguments([pair.sourceOrgID, pair.targetOrgID, sobject, run] + sourceIDs)
+        return try journal.read { db in
+            var result: Set<String> = []
+            for slice in sourceIDs.chunked(400) {
+                result.formUnion(
+                    try String.fetchAll(
+                        db,
+                        sql: "SELECT source_id FROM \(MigrationJournal.idMapTable) WHERE sobject = ? AND run = ? "
+                            + "AND source_id IN (\(Self.marks(slice.count)))",
+                        arguments: StatementArguments([sobject, run] + slice)
+                    )
                 )
-            )
+            }
+            return result
         }
     }
 
@@ -192,70 +234,56 @@ public struct MigrationBooks: Sendable {
         clearIntents: [String],
         forget: [String] = []
     ) throws {
-        let pair = pair
-        try store.write { writer in
-            try MigrationTables.create(writer.db)
-            let db = writer.db
+        try journal.write { db in
             let forgetStatement = try db.cachedStatement(
-                sql: "DELETE FROM \(MigrationTables.idMap) WHERE source_org = ? AND target_org = ? AND sobject = ? "
-                    + "AND source_id = ?"
+                sql: "DELETE FROM \(MigrationJournal.idMapTable) WHERE sobject = ? AND source_id = ?"
             )
             for sourceID in forget {
-                try forgetStatement.execute(arguments: [pair.sourceOrgID, pair.targetOrgID, sobject, sourceID])
+                try forgetStatement.execute(arguments: [sobject, sourceID])
             }
             let insert = try db.cachedStatement(
                 sql: """
-                    INSERT INTO \(MigrationTables.idMap) (source_org, target_org, sobject, source_id, target_id, run) \
-                    VALUES (?, ?, ?, ?, ?, ?) \
-                    ON CONFLICT (source_org, target_org, sobject, source_id) DO UPDATE SET target_id = excluded.target_id
+                    INSERT INTO \(MigrationJournal.idMapTable) (sobject, source_id, target_id, run) \
+                    VALUES (?, ?, ?, ?) ON CONFLICT (sobject, source_id) DO UPDATE SET target_id = excluded.target_id
                     """
             )
             for (sourceID, targetID) in mapped {
-                try insert.execute(arguments: [
-                    pair.sourceOrgID, pair.targetOrgID, sobject, sourceID, targetID, createdRun,
-                ])
+                try insert.execute(arguments: [sobject, sourceID, targetID, createdRun])
             }
             let clear = try db.cachedStatement(
-                sql: "DELETE FROM \(MigrationTables.intents) WHERE source_org = ? AND target_org = ? AND sobject = ? "
-                    + "AND source_id = ?"
+                sql: "DELETE FROM \(MigrationJournal.intentTable) WHERE sobject = ? AND source_id = ?"
             )
             for sourceID in clearIntents {
-                try clear.execute(arguments: [pair.sourceOrgID, pair.targetOrgID, sobject, sourceID])
+                try clear.execute(arguments: [sobject, sourceID])
             }
         }
     }
 
-    /// Records the intents of a create batch, in one transaction, before it is sent.
+    /// Records the intents of a create batch, in one durable transaction, before it is sent.
     func recordIntents(_ intents: [CreateIntent]) throws {
-        let pair = pair
-        try store.write { writer in
-            try MigrationTables.create(writer.db)
-            let insert = try writer.db.cachedStatement(
+        try journal.write { db in
+            let insert = try db.cachedStatement(
                 sql: """
-                    INSERT OR REPLACE INTO \(MigrationTables.intents) \
-                    (source_org, target_org, sobject, source_id, body, at) VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO \(MigrationJournal.intentTable) (sobject, source_id, body, at) \
+                    VALUES (?, ?, ?, ?)
                     """
             )
             for intent in intents {
-                try insert.execute(arguments: [
-                    pair.sourceOrgID, pair.targetOrgID, intent.sobject, intent.sourceID, intent.body, intent.at,
-                ])
+                try insert.execute(arguments: [intent.sobject, intent.sourceID, intent.body, intent.at])
             }
         }
     }
 
     /// The intents left of `sobject` (a killed run's creates), oldest first.
     func intents(of sobject: String) throws -> [CreateIntent] {
-        let pair = pair
-        return try store.read { reader in
-            guard try reader.db.tableExists(MigrationTables.intents) else { return [] }
-            return try Row.fetchAll(
-                reader.db,
+        try journal.read { db in
+            try Row.fetchAll(
+                db,
                 sql: """
-                    SELECT sobject, source_id, body, at FROM \(MigrationTables.intents) \
-                    WHERE source_org = ? AND target_org = ? AND sobject = ? ORDER BY at, source_id
+                    SELECT sobject, source_id, body, at FROM \(MigrationJournal.intentTable) \
+                    WHERE sobject = ? ORDER BY at, source_id
                     """,
-                arguments: [pair.sourceOrgID, pair.targetOrgID, sobject]
+                arguments: [sobject]
             ).map { CreateIntent(sobject: $0[0], sourceID: $0[1], body: $0[2], at: $0[3]) }
         }
     }

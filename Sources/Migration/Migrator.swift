@@ -17,12 +17,22 @@ public struct MigrationOptions: Sendable {
     public var strict: Bool
     /// Soup entries per batch (200: one collections call).
     public var batchSize: Int
+    /// Create the records of an object that has no key (no external id, no `matchFields`) even
+    /// when the target holds records of it the journal does not know (which may be copies of them).
+    public var allowDuplicates: Bool
 
-    public init(dryRun: Bool = false, resume: Bool = false, strict: Bool = false, batchSize: Int = 200) {
+    public init(
+        dryRun: Bool = false,
+        resume: Bool = false,
+        strict: Bool = false,
+        batchSize: Int = 200,
+        allowDuplicates: Bool = false
+    ) {
         self.dryRun = dryRun
         self.resume = resume
         self.strict = strict
         self.batchSize = batchSize
+        self.allowDuplicates = allowDuplicates
     }
 }
 
@@ -54,7 +64,9 @@ public struct Migrator: Sendable {
     public let store: SoupStore
     public let source: any OrgClient
     public let target: any OrgClient
-    public let pair: MigrationPair
+    /// The migration's journal (id map and create intents), kept apart from the staging store.
+    public let journal: MigrationJournal
+    public var pair: MigrationPair { journal.pair }
     /// The target session's user (for the lookup of lost creates).
     public let targetUserID: String
     public let logger: Logger
@@ -64,19 +76,19 @@ public struct Migrator: Sendable {
         store: SoupStore,
         source: any OrgClient,
         target: any OrgClient,
-        pair: MigrationPair,
+        journal: MigrationJournal,
         targetUserID: String,
         logger: Logger
     ) {
         self.store = store
         self.source = source
         self.target = target
-        self.pair = pair
+        self.journal = journal
         self.targetUserID = targetUserID
         self.logger = logger
     }
 
-    var books: MigrationBooks { MigrationBooks(store: store, pair: pair) }
+    var books: MigrationBooks { MigrationBooks(journal: journal) }
 
     /// Checks the staging store's pair and journal, before anything is written.
     ///
@@ -88,18 +100,20 @@ public struct Migrator: Sendable {
                 .refused,
                 "the staging store '\(storePath)' belongs to the migration from org \(bound.sourceOrgID) to org "
                     + "\(bound.targetOrgID), not from \(pair.sourceOrgID) to \(pair.targetOrgID); nothing was "
-                    + "written. Leave out --store (each pair gets .syncrun/migrate-SOURCE-TARGET.db), give another "
-                    + "--store file, or delete '\(storePath)' to start that pair over"
+                    + "written. Leave out --store (each pair gets .syncrun/migrate-SOURCE-TARGET.db) or give another "
+                    + "--store file; deleting '\(storePath)' is safe too (each pair's journal of what was written "
+                    + "is kept in .syncrun/migrations)"
             )
         }
         guard !dryRun, !resume else { return }
-        let journal = try store.readNow { try $0.planJournal() }
-        if let open = journal.first(where: { $0.status != .done && $0.status != .skipped }) {
+        let plan = try store.readNow { try $0.planJournal() }
+        if let open = plan.first(where: { $0.status != .done && $0.status != .skipped }) {
             throw MigrationError(
                 .refused,
                 "the previous migration with the staging store '\(storePath)' did not finish (step '\(open.stepID)' "
-                    + "is \(open.status.rawValue)); run again with --resume to continue it (nothing is created "
-                    + "twice), or delete the store to start over"
+                    + "is \(open.status.rawValue)); run again with --resume to continue it. Nothing is created twice "
+                    + "either way: what was written is in the migration journal '\(journal.path)' (never delete it), "
+                    + "so deleting the staging store to read the source again is safe too"
             )
         }
     }
@@ -341,9 +355,12 @@ public struct Migrator: Sendable {
             }
         }
         try registerSoups(objects, storeConfig: storeConfig)
+        let startsJournal = !options.dryRun && (!options.resume || done.isEmpty)
+        // The id map and intents an older syncrun kept in the staging store move to the journal.
+        try books.importStagingBooks(from: store)
         if !options.dryRun {
-            try books.bind(now: now())
-            if !options.resume || done.isEmpty {
+            try MigrationBooks.bind(store, to: pair, now: now())
+            if startsJournal {
                 try store.writeNow { [now] in try $0.startPlanJournal(stepIDs: steps, now: now()) }
             }
         }
@@ -374,6 +391,18 @@ public struct Migrator: Sendable {
         }
         var hasWritten = false
         do {
+            // Before anything is written: what killed runs created (their intents) joins the id
+            // map, and an object whose records cannot be told apart from the target's is refused.
+            var adoptedBy: [String: Int] = [:]
+            for object in objects where object.isWritten && !done.contains("write:\(object.sobject)") {
+                adoptedBy[object.sobject] = try await CreateRecovery(
+                    target: target,
+                    books: books,
+                    sobject: object.sobject,
+                    run: runID
+                ).recover(userID: targetUserID)
+            }
+            report.warnings += try await checkDuplicateRisks(objects, reads: reads, done: done, options: options)
             // First pass, parents first.
             var needed: Set<String> = []
             for object in objects {
@@ -394,7 +423,9 @@ public struct Migrator: Sendable {
                         soups: soups,
                         isDryRun: options.dryRun
                     )
-                    let adopted = try await writeObject(
+                    let adopted = adoptedBy[object.sobject] ?? 0
+                    entry.created += adopted
+                    try await writeObject(
                         object,
                         decider: decider,
                         entry: &entry,
@@ -418,6 +449,11 @@ public struct Migrator: Sendable {
             // The reads stop with the run (a read in progress ends STOPPED, resumable).
             reader.cancel()
             _ = try? await reader.value
+            if let refusal = error as? MigrationError, refusal.kind == .refused, !hasWritten, startsJournal {
+                // Refused before writing: this run leaves no unfinished journal behind (the next
+                // run, once the config is fixed, starts afresh without --resume).
+                try? store.writeNow { [now] in try $0.startPlanJournal(stepIDs: [], now: now()) }
+            }
             if let refusal = error as? MigrationError, refusal.kind == .refused, hasWritten {
                 // A later sync down was refused after earlier objects were written.
                 throw MigrationError(
@@ -485,7 +521,7 @@ public struct Migrator: Sendable {
         options: MigrationOptions,
         stop: StopSignal,
         progress: @escaping @Sendable (MigrationProgress) -> Void
-    ) async throws -> Int {
+    ) async throws {
         let applier = BatchApplier(
             target: target,
             books: books,
@@ -494,12 +530,6 @@ public struct Migrator: Sendable {
             run: runID,
             now: now
         )
-        var adopted = 0
-        if !options.dryRun {
-            adopted = try await CreateRecovery(target: target, books: books, sobject: object.sobject, run: runID)
-                .recover(userID: targetUserID)
-            entry.created += adopted
-        }
         // Parent-first rounds when a required self-reference orders the records; one round otherwise.
         var waiting: Set<String>? = nil
         var round = 0
@@ -595,7 +625,85 @@ public struct Migrator: Sendable {
             for (batch, _) in writing { _ = try? await batch.value }
             throw error
         }
-        return adopted
+    }
+
+    /// Refuses (or, with `allowDuplicates`, warns about) the objects whose records this run could
+    /// create a second time: no external id, no `matchFields`, records the journal does not map,
+    /// and records in the target the journal does not know (a kill followed by the loss of the
+    /// journal, or records put there by other means). Reads only; waits for those objects' reads.
+    ///
+    /// - Returns: The warnings of `allowDuplicates`.
+    /// - Throws: ``MigrationError`` (refused) naming every such object and the fixes.
+    func checkDuplicateRisks(
+        _ objects: [MigrationObject],
+        reads: StagedReads,
+        done: Set<String>,
+        options: MigrationOptions
+    ) async throws -> [String] {
+        var risks: [(object: MigrationObject, unmapped: Int)] = []
+        for object in objects
+        where object.isWritten && object.externalIDField == nil && object.matchFields.isEmpty
+            && !done.contains("write:\(object.sobject)")
+        {
+            guard try await targetHoldsUnknownRecords(of: object.sobject) else { continue }
+            try await reads.wait(for: Set(object.syncDowns.map { "read:\($0)" }))
+            let unmapped = try unmappedSourceRecords(of: object)
+            if unmapped > 0 { risks.append((object, unmapped)) }
+        }
+        guard !risks.isEmpty else { return [] }
+        if options.allowDuplicates {
+            return risks.map { risk in
+                "\(risk.object.sobject): --allow-duplicates: \(risk.unmapped) record(s) the journal does not map are "
+                    + "created although the target holds \(risk.object.sobject) records the journal does not know "
+                    + "(sync up '\(risk.object.syncUp ?? "")' has no externalIdFieldName and no matchFields): some may "
+                    + "now be there twice"
+            }
+        }
+        let lines = risks.map { risk in
+            "  - \(risk.object.sobject) (sync up '\(risk.object.syncUp ?? "")'): \(risk.unmapped) record(s) have no "
+                + "counterpart in the journal, the sync up has neither externalIdFieldName nor matchFields, and the "
+                + "target already holds \(risk.object.sobject) records the journal does not know"
+        }
+        throw MigrationError(
+            .refused,
+            "cannot tell which records already exist in the target, so nothing was written:\n"
+                + lines.joined(separator: "\n")
+                + "\nAdd matchFields (fields that identify a record in both orgs, e.g. \"matchFields\": [\"Name\"]) "
+                + "or an externalIdFieldName to the sync up, so the records already there are found; or run with "
+                + "--allow-duplicates to create them anyway (records written by a run whose journal was lost are "
+                + "then created again). The journal of this pair: '\(journal.path)'"
+        )
+    }
+
+    /// Whether the target holds a record of `sobject` that the journal does not map.
+    private func targetHoldsUnknownRecords(of sobject: String) async throws -> Bool {
+        let query = SOQLQuery.select(fields: ["Id"], from: sobject)
+        for try await page in target.queryPages(query.text) {
+            let ids = try (page.body.parse()["records"]?.arrayValue ?? []).compactMap { $0["Id"]?.stringValue }
+            let known = try books.mappedTargets(ids)
+            if ids.contains(where: { !known.contains($0) }) { return true }
+        }
+        return false
+    }
+
+    /// How many of the staged records of `object` have no id map row.
+    private func unmappedSourceRecords(of object: MigrationObject) throws -> Int {
+        var after: Int64 = 0
+        var unmapped = 0
+        while true {
+            let page = try store.readNow { try $0.entries(in: object.soup, afterEntryID: after, limit: 1000) }
+            guard let last = page.last else { return unmapped }
+            after = last.entryID
+            var ids: [String] = []
+            for item in page {
+                let record = try OrgValue(parsing: item.json).objectValue ?? [:]
+                if let id = OrgValue.value(atPath: object.idField, in: record, ignoringCase: true)?.stringValue {
+                    ids.append(id)
+                }
+            }
+            let mapped = try books.targetIDs(of: ids, sobjects: [object.sobject])
+            unmapped += ids.filter { mapped[$0] == nil }.count
+        }
     }
 
     /// The most batches of one object written at once (when their decisions are independent).

@@ -16,11 +16,15 @@ struct RecordDeciderTests {
     private static let pair = MigrationPair(sourceOrgID: "00DSOURCE", targetOrgID: "00DTARGET")
 
     private func withWorld(
-        _ body: (LocalOrgFixture, RESTOrgClient, SoupStore) async throws -> Void
+        _ body: (LocalOrgFixture, RESTOrgClient, SoupStore, MigrationBooks) async throws -> Void
     ) async throws {
         try await LocalOrgFixture.with { org in
             try await TemporaryDirectory.with(prefix: "migration-store") { directory in
                 let store = try SoupStore.ledger(path: directory.appendingPathComponent("staging.db").path)
+                let journal = try MigrationJournal(
+                    path: directory.appendingPathComponent("migrations/journal.db").path,
+                    pair: Self.pair
+                )
                 try await store.write { writer in
                     for soup in ["accounts", "contacts"] {
                         _ = try writer.registerSoup(
@@ -31,7 +35,7 @@ struct RecordDeciderTests {
                 let endpoint = try OrgEndpoint(baseURL: org.baseURL.absoluteString, accessToken: org.accessToken)
                 let logger = Logger(label: "migration.tests", factory: { _ in SwiftLogNoOpLogHandler() })
                 try await withRESTOrgClient(configuration: .init(endpoint: endpoint), logger: logger) { client in
-                    try await body(org, client, store)
+                    try await body(org, client, store, MigrationBooks(journal: journal))
                 }
             }
         }
@@ -42,15 +46,13 @@ struct RecordDeciderTests {
     }
 
     @Test func decidesCreateUpdateUnchangedAndAmbiguousMatchesByKey() async throws {
-        try await withWorld { org, client, store in
+        try await withWorld { org, client, store, books in
             try org.database.write { writer in
                 try writer.create("Account", fields: ["Name": "Same", "Industry": "Energy"])
                 try writer.create("Account", fields: ["Name": "Differs", "Industry": "Old"])
                 try writer.create("Account", fields: ["Name": "Twice", "Industry": "Energy"])
                 try writer.create("Account", fields: ["Name": "Twice", "Industry": "Energy"])
             }
-            let books = MigrationBooks(store: store, pair: Self.pair)
-            try books.bind(now: 0)
             let accounts = MigrationObject(
                 sobject: "Account",
                 soup: "accounts",
@@ -111,8 +113,7 @@ struct RecordDeciderTests {
     }
 
     @Test func referencesAreRewrittenOrTheRecordFails() async throws {
-        try await withWorld { _, client, store in
-            let books = MigrationBooks(store: store, pair: Self.pair)
+        try await withWorld { _, client, store, books in
             try books.recordBatch(sobject: "Account", mapped: [("001SRC", "001TGT")], createdRun: nil, clearIntents: [])
             let contacts = MigrationObject(
                 sobject: "Contact",
@@ -193,12 +194,16 @@ struct ParentFirstTests {
                 let logger = Logger(label: "migration.tests", factory: { _ in SwiftLogNoOpLogHandler() })
                 try await withRESTOrgClient(configuration: .init(endpoint: endpoint), logger: logger) { client in
                     let pair = MigrationPair(sourceOrgID: "00DSOURCE", targetOrgID: "00DTARGET")
+                    let journal = try MigrationJournal(
+                        path: directory.appendingPathComponent("journal.db").path,
+                        pair: pair
+                    )
                     let identity = try await client.identity()
                     let migrator = Migrator(
                         store: store,
                         source: client,
                         target: client,
-                        pair: pair,
+                        journal: journal,
                         targetUserID: identity.userID,
                         logger: logger
                     )
@@ -215,7 +220,7 @@ struct ParentFirstTests {
                     )
                     let decider = RecordDecider(
                         target: client,
-                        books: MigrationBooks(store: store, pair: pair),
+                        books: MigrationBooks(journal: journal),
                         store: store,
                         object: object,
                         targetFieldTypes: [:],
@@ -224,7 +229,7 @@ struct ParentFirstTests {
                     )
                     var entry = MigrationReport.Object(sobject: "Account")
                     entry.read = 4
-                    _ = try await migrator.writeObject(
+                    try await migrator.writeObject(
                         object,
                         decider: decider,
                         entry: &entry,

@@ -16,6 +16,7 @@ struct MigrateProject {
 
     static func with<T>(
         sourceSeed: ((URL) throws -> [String])? = nil,
+        targetAccount: Bool = true,
         _ body: (MigrateProject) async throws -> T
     ) async throws -> T {
         try await TemporaryDirectory.with(prefix: "migrate") { directory in
@@ -37,11 +38,13 @@ struct MigrateProject {
             try
                 #"{"records": [{"attributes": {"type": "Account", "referenceId": "G"}, "Name": "Globex", "Industry": "Old"}]}"#
                 .write(to: existing, atomically: true, encoding: .utf8)
-            let target = try SyncrunProcess.run([
-                "org", "seed", "--data", migrate.targetDirectory, "--id-seed", "202",
-                "--schema", project.appendingPathComponent("target-schema.yaml").path, existing.path,
-                project.appendingPathComponent("data/target-users.json").path,
-            ])
+            let target = try SyncrunProcess.run(
+                [
+                    "org", "seed", "--data", migrate.targetDirectory, "--id-seed", "202",
+                    "--schema", project.appendingPathComponent("target-schema.yaml").path,
+                ] + (targetAccount ? [existing.path] : [])
+                    + [project.appendingPathComponent("data/target-users.json").path]
+            )
             #expect(target.status == 0, "\(target.stderr)")
             return try await body(migrate)
         }
@@ -76,6 +79,12 @@ struct MigrateProject {
         }.sorted()
     }
 
+    /// Rewrites the config's `usersyncs.json`.
+    func editSyncs(_ edit: (String) -> String) throws {
+        let syncs = directory.appendingPathComponent("usersyncs.json")
+        try edit(try String(contentsOf: syncs, encoding: .utf8)).write(to: syncs, atomically: true, encoding: .utf8)
+    }
+
     /// Edits source records in place.
     func editSource(_ body: (OrgWriter) throws -> Void) throws {
         let database = try OrgDatabase(directory: URL(fileURLWithPath: sourceDirectory))
@@ -89,7 +98,11 @@ struct MigrateReport {
     let warnings: [String]
 
     init(_ result: SyncrunProcess.Result) throws {
-        let last = try #require(result.stdout.split(separator: "\n").last, "no output; stderr: \(result.stderr)")
+        try self.init(stdout: result.stdout, stderr: result.stderr)
+    }
+
+    init(stdout: String, stderr: String = "") throws {
+        let last = try #require(stdout.split(separator: "\n").last, "no output; stderr: \(stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         let list = try #require(object["objects"] as? [[String: Any]], "\(last)")
         objects = Dictionary(uniqueKeysWithValues: list.map { ($0["sobject"] as? String ?? "?", $0) })
@@ -264,105 +277,6 @@ extension MigrateCommandTests {
     }
 }
 
-/// Crash safety of `syncrun migrate`: SIGKILL at random instants of a migration of a few thousand
-/// records, each kill followed by `--resume`; at the end the target holds every record exactly once
-/// with its references, the objects matched by nothing but the id map and the create intents.
-/// `SYNCRUN_MIGRATE_KILLS` sets the number of kills (default 4),
-/// `SYNCRUN_KILL_SEED` the seed (printed on failure).
-@Suite(.serialized)
-struct MigrateCrashTests {
-    static let accounts = 1000
-    static let contacts = 2000
-
-    /// A record file: accounts in trees of ten (one parent, nine children), two contacts each.
-    static func seedFile(in directory: URL) throws -> String {
-        var records: [String] = []
-        for index in 0..<accounts {
-            let parent = index % 10 == 0 ? "" : #", "ParentId": "@A\#(index - index % 10)""#
-            records.append(
-                #"{"attributes": {"type": "Account", "referenceId": "A\#(index)"}, "Name": "Account \#(index)", "#
-                    + #""Industry": "I\#(index % 7)"\#(parent)}"#
-            )
-        }
-        for index in 0..<contacts {
-            records.append(
-                #"{"attributes": {"type": "Contact", "referenceId": "C\#(index)"}, "LastName": "Person \#(index)", "#
-                    + #""Email": "p\#(index)@example.com", "AccountId": "@A\#(index / 2)"}"#
-            )
-        }
-        let url = directory.appendingPathComponent("many.json")
-        try (#"{"records": ["# + records.joined(separator: ",\n") + "]}").write(
-            to: url,
-            atomically: true,
-            encoding: .utf8
-        )
-        return url.path
-    }
-
-    @Test func killedMigrationsResumeWithoutDuplicatesOrMissingRecords() async throws {
-        let kills = Int(ProcessInfo.processInfo.environment["SYNCRUN_MIGRATE_KILLS"] ?? "") ?? 4
-        let seed =
-            UInt64(ProcessInfo.processInfo.environment["SYNCRUN_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...1_000_000)
-        var random = SplitMix64(seed: seed)
-        try await MigrateProject.with(sourceSeed: { [try Self.seedFile(in: $0)] }) { project in
-            // No matching keys: a lost create is found only through its intent (the created-by lookup).
-            let syncs = project.directory.appendingPathComponent("usersyncs.json")
-            let text = try String(contentsOf: syncs, encoding: .utf8)
-            try text.replacingOccurrences(of: #""matchFields": ["Name"]"#, with: #""matchFields": []"#)
-                .replacingOccurrences(of: #""matchFields": ["Email"]"#, with: #""matchFields": []"#)
-                .write(to: syncs, atomically: true, encoding: .utf8)
-            let arguments = project.arguments + ["--only", "accountsUp", "--only", "contactsUp", "--resume"]
-            // How long a whole run takes, measured on a dry run (reads both orgs, writes nothing).
-            let clock = ContinuousClock()
-            var span = max(
-                clock.measure { _ = try? SyncrunProcess.run(project.arguments + ["--dry-run"]) },
-                .seconds(1)
-            )
-            var killed = 0
-            var attempts = 0
-            while killed < kills, attempts < kills * 4 {
-                attempts += 1
-                let fraction = 0.1 + Double(random.next() % 800) / 1000
-                let outcome = try await SyncrunProcess.runKilled(arguments, after: span * fraction)
-                if outcome.killed { killed += 1 } else { span = span * 0.7 }
-            }
-            var final: SyncrunProcess.Result?
-            for _ in 0..<3 {
-                let run = try SyncrunProcess.run(arguments)
-                final = run
-                if run.status == 0 { break }
-            }
-            #expect(final?.status == 0, "seed \(seed): \(final?.stderr ?? "")")
-            #expect(killed >= 1, "seed \(seed): no run was killed mid-run")
-
-            let accountNames = try project.records("target", "SELECT Name FROM Account").compactMap {
-                $0["Name"] as? String
-            }
-            // Every source account once, plus the target's own Globex.
-            #expect(accountNames.count == Self.accounts + 1, "seed \(seed)")
-            #expect(Set(accountNames).count == accountNames.count, "seed \(seed): duplicate accounts")
-            let emails = try project.records("target", "SELECT Email FROM Contact").compactMap {
-                $0["Email"] as? String
-            }
-            #expect(emails.count == Self.contacts, "seed \(seed)")
-            #expect(Set(emails).count == emails.count, "seed \(seed): duplicate contacts")
-            for (soql, fields) in [
-                ("SELECT Name, Parent.Name FROM Account WHERE Name LIKE 'Account %'", ["Name", "Parent.Name"]),
-                ("SELECT Email, Account.Name FROM Contact", ["Email", "Account.Name"]),
-            ] {
-                #expect(
-                    try project.graph("target", soql, fields) == project.graph("source", soql, fields),
-                    "seed \(seed)"
-                )
-            }
-            // A run after the last one writes nothing.
-            let again = try MigrateReport(try SyncrunProcess.run(arguments))
-            #expect(again.total("created") == 0)
-            #expect(again.total("updated") == 0)
-        }
-    }
-}
-
 @Suite(.serialized)
 struct MigrateRefusalTests {
     @Test func aDryRunWritesNothingToTheTargetAndSaysWhatItWouldDo() async throws {
@@ -386,6 +300,50 @@ struct MigrateRefusalTests {
             #expect(result.status == 2)
             #expect(result.stderr.contains("Account.Legacy_Score__c does not exist in the target"), "\(result.stderr)")
             #expect(try project.records("target", "SELECT Id FROM Account").count == 1)
+        }
+    }
+
+    /// Accounts without a key while the target holds an account the journal does not know: refused
+    /// before anything is written; `--allow-duplicates` creates them (Globex twice, as asked); then
+    /// the journal knows every source record, so a rerun, also after deleting the staging store,
+    /// is not refused and creates nothing.
+    @Test func anObjectWithoutAKeyIsRefusedWhenTheTargetHoldsRecordsTheJournalDoesNotKnow() async throws {
+        try await MigrateProject.with { project in
+            try project.editSyncs {
+                $0.replacingOccurrences(of: #""matchFields": ["Name"]"#, with: #""matchFields": []"#)
+            }
+            let refused = try project.migrate()
+            #expect(refused.status == 2, "\(refused.stderr)")
+            for part in [
+                "nothing was written", "Account (sync up 'accountsUp'): 7 record(s) have no counterpart in the journal",
+                "matchFields", "externalIdFieldName", "--allow-duplicates",
+            ] {
+                #expect(refused.stderr.contains(part), "\(part): \(refused.stderr)")
+            }
+            #expect(!refused.stderr.contains("Contact"), "\(refused.stderr)")
+            #expect(try project.records("target", "SELECT Id FROM Account").count == 1)
+            #expect(try project.records("target", "SELECT Id FROM Contact").isEmpty)
+
+            // Not an unfinished run: the next run needs no --resume.
+            let allowed = try project.migrate(["--allow-duplicates"])
+            #expect(allowed.status == 0, "\(allowed.stderr)")
+            let report = try MigrateReport(allowed)
+            #expect(report.count("created", "Account") == 7)
+            #expect(report.warnings.contains { $0.hasPrefix("Account: --allow-duplicates: 7 record(s)") })
+            #expect(try project.graph("target", "SELECT Name FROM Account WHERE Name = 'Globex'", ["Name"]).count == 2)
+
+            let journal = project.directory.appendingPathComponent(".syncrun/migrations")
+            let files = try FileManager.default.contentsOfDirectory(atPath: journal.path)
+            #expect(files.count == 1 && files[0].hasSuffix(".db"), "\(files)")
+            let staging = project.directory.appendingPathComponent(".syncrun")
+            for name in try FileManager.default.contentsOfDirectory(atPath: staging.path)
+            where name.hasPrefix("migrate-") {
+                try FileManager.default.removeItem(at: staging.appendingPathComponent(name))
+            }
+            let again = try project.migrate()
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(try MigrateReport(again).total("created") == 0)
+            #expect(try project.records("target", "SELECT Id FROM Account").count == 8)
         }
     }
 

@@ -27,11 +27,17 @@ struct MigrateCommand: AsyncParsableCommand {
             first). A record already equal in the target is left unchanged, so a second run writes nothing.
 
             The staging store (default .syncrun/migrate-SOURCEID-TARGETID.db under the config directory) \
-            belongs to one (source, target) pair and keeps the id map (--id-map FILE exports it as CSV). \
-            After a kill, run again with --resume: nothing is created twice, nothing skipped; without \
-            --resume an unfinished migration is refused. --dry-run reads both orgs (the source is read \
-            into the staging store, which is not the target) and prints what would be created or \
-            updated, writing nothing to the target.
+            belongs to one (source, target) pair and holds the records read from the source. What was \
+            written to the target (the id map, --id-map FILE exports it as CSV, and the creates sent but \
+            not yet answered) is kept apart, in the pair's journal .syncrun/migrations/SOURCEID-TARGETID.db, \
+            which syncrun never deletes. After a kill, run again with --resume: nothing is created twice, \
+            nothing skipped; without --resume an unfinished migration is refused; deleting the staging \
+            store is safe. An object without externalIdFieldName or matchFields is refused (exit 2, \
+            nothing written) when the target holds records of it that the journal does not know and some \
+            source record has no counterpart in the journal (they could be created twice), unless \
+            --allow-duplicates is given. --dry-run reads both orgs (the source is read into the staging \
+            store, which is not the target) and prints what would be created or updated, writing nothing \
+            to the target.
 
             Output: progress on a terminal, JSON lines otherwise (or with --format json), then the \
             report. Exit status: 0 every record migrated; 1 some record failed (the rest is done) or a \
@@ -80,6 +86,15 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @Flag(help: "Refuse fields the target lacks or cannot write, instead of leaving them out with a warning.")
     var strict = false
+
+    @Flag(
+        help: """
+            Create the records of an object without externalIdFieldName or matchFields even when the target \
+            holds records of it that the journal does not know: records already there (or written by a run \
+            whose journal was deleted) are created again. Risky on a production target.
+            """
+    )
+    var allowDuplicates = false
 
     @Option(help: ArgumentHelp("Also write the id map (source id → target id) as CSV to FILE.", valueName: "file"))
     var idMap: String?
@@ -173,11 +188,21 @@ struct MigrateCommand: AsyncParsableCommand {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try StoreErrors.converting { try SoupStore.ledger(path: path) }
         StoreOptions.tellWhatOpeningDid(store)
+        let journal: MigrationJournal
+        do {
+            journal = try MigrationJournal(
+                path: MigrationJournal.defaultPath(configDirectory: config.configDirectory, pair: pair),
+                pair: pair,
+                now: Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            )
+        } catch let error as MigrationError {
+            throw CLIError.usage(error.message)
+        }
         let migrator = Migrator(
             store: store,
             source: source.client,
             target: target.client,
-            pair: pair,
+            journal: journal,
             targetUserID: targetIdentity.userID,
             logger: CLILogging.logger
         )
@@ -196,7 +221,12 @@ struct MigrateCommand: AsyncParsableCommand {
                 report = try await migrator.run(
                     sources,
                     storeConfig: loaded.userStore,
-                    options: MigrationOptions(dryRun: dryRun, resume: resume, strict: strict),
+                    options: MigrationOptions(
+                        dryRun: dryRun,
+                        resume: resume,
+                        strict: strict,
+                        allowDuplicates: allowDuplicates
+                    ),
                     stop: stop,
                     events: continuation
                 ) { progress in MigrateReportRenderer.renderProgress(progress, asJSON: asJSON) }
@@ -220,7 +250,7 @@ struct MigrateCommand: AsyncParsableCommand {
         MigrateReportRenderer(asJSON: asJSON).render(report)
         if let idMap {
             do {
-                let count = try IDMapExport.write(MigrationBooks(store: store, pair: pair), toFile: idMap)
+                let count = try IDMapExport.write(MigrationBooks(journal: journal), toFile: idMap)
                 if !asJSON { StandardStreams.writeError("id map: \(count) record(s) written to \(idMap)\n") }
             } catch let error as MigrationError {
                 throw CLIError(error.message)
