@@ -128,7 +128,7 @@ let package = Package(
         .target(
             name: "Migration",
             dependencies: [
-                "JSONCore", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "SyncEngine",
+                "JSONCore", "FileSchema", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "SyncEngine",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,8 @@
+import FileSchema
 import Foundation
 import GRDB
 import SoupStore
+import SyncLedger
 
 /// The (source org, target org) pair of a migration: its journal (``MigrationJournal``) and its
 /// staging store (bound in one row of `syncrun_migration_binding`, never reused for another pair).
@@ -50,13 +52,27 @@ enum StagingTables {
     static let legacyIDMap = "syncrun_id_map"
     static let legacyIntents = "syncrun_migration_intent"
 
-    static func createBinding(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(binding) (id INTEGER PRIMARY KEY CHECK (id = 1), \
-                source_org TEXT NOT NULL, target_org TEXT NOT NULL, bound_at INTEGER NOT NULL)
-                """
-        )
+    /// The staging store's own step, after the store's and the ledger's.
+    static let steps = VersionedDatabase([
+        .init("migration-1-staging-binding") { db in
+            // `IF NOT EXISTS`: staging stores of syncrun up to commit a4b5152 created it on first use.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS \(binding) (id INTEGER PRIMARY KEY CHECK (id = 1), \
+                    source_org TEXT NOT NULL, target_org TEXT NOT NULL, bound_at INTEGER NOT NULL)
+                    """
+            )
+        }
+    ])
+}
+
+extension SoupStore {
+    /// Opens (creating when missing) a migration's staging store: the ledger's tables and the
+    /// staging binding, upgraded as every store is.
+    ///
+    /// - Throws: `SoupStoreError` as ``SoupStore/init(path:logger:migrations:)``.
+    public static func migrationStaging(path: String) throws -> SoupStore {
+        try SoupStore(path: path, migrations: LedgerSchema.migrations.followed(by: StagingTables.steps))
     }
 }
 
@@ -87,7 +103,6 @@ public struct MigrationBooks: Sendable {
     /// Binds the staging store to the pair; call after checking ``boundPair(of:)``.
     public static func bind(_ store: SoupStore, to pair: MigrationPair, now: Int64) throws {
         try store.write { writer in
-            try StagingTables.createBinding(writer.db)
             try writer.db.execute(
                 sql: "INSERT OR IGNORE INTO \(StagingTables.binding) (id, source_org, target_org, bound_at) "
                     + "VALUES (1, ?, ?, ?)",

@@ -1,3 +1,4 @@
+import FileSchema
 import Foundation
 import GRDB
 
@@ -44,7 +45,7 @@ public final class MigrationJournal: Sendable {
         self.pair = pair
         self.path = path
         do {
-            try Self.prepareFile(path)
+            let isNew = try Self.prepareFile(path)
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             configuration.prepareDatabase { db in
@@ -54,7 +55,7 @@ public final class MigrationJournal: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(queue)
+            _ = try Self.schema.upgrade(queue, path: path, isNewFile: isNew)
             let stored = try queue.write { db -> MigrationPair in
                 if let row = try Row.fetchOne(db, sql: "SELECT source_org, target_org FROM \(Self.pairTable)") {
                     return MigrationPair(sourceOrgID: row[0], targetOrgID: row[1])
@@ -77,6 +78,13 @@ public final class MigrationJournal: Sendable {
             }
         } catch let error as MigrationError {
             throw error
+        } catch let refusal as VersionedDatabase.Refusal {
+            throw MigrationError(
+                .refused,
+                "the migration journal '\(path)' was written by a newer syncrun (steps "
+                    + "\(refusal.unknownSteps.joined(separator: ", "))); it was left unchanged and nothing was written. "
+                    + "Upgrade syncrun to run this migration"
+            )
         } catch let error as DatabaseError {
             throw MigrationError(
                 .refused,
@@ -87,10 +95,10 @@ public final class MigrationJournal: Sendable {
         }
     }
 
-    /// The journal's tables, created by named migrations.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: pair, id map, create intents") { db in
+    /// The journal's tables, created by named, ordered steps (FileSchema): a journal written by a
+    /// newer syncrun is refused before anything is written to it.
+    static let schema = VersionedDatabase([
+        .init("journal-1-pair-id-map-create-intents") { db in
             try db.execute(
                 sql: """
                     CREATE TABLE \(pairTable) (id INTEGER PRIMARY KEY CHECK (id = 1), \
@@ -104,45 +112,23 @@ public final class MigrationJournal: Sendable {
                     """
             )
         }
-        return migrator
-    }
+    ])
 
     /// Creates the folder (0700) and the file (0600) when missing; tightens them when looser.
-    private static func prepareFile(_ path: String) throws {
-        let manager = FileManager.default
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        var missing: [URL] = []
-        var cursor = directory
-        while !manager.fileExists(atPath: cursor.path), cursor.path != "/" {
-            missing.insert(cursor, at: 0)
-            cursor = cursor.deletingLastPathComponent()
-        }
-        for folder in missing {
-            do {
-                try manager.createDirectory(at: folder, withIntermediateDirectories: false)
-            } catch {
-                guard manager.fileExists(atPath: folder.path) else {
-                    throw MigrationError(
-                        .refused,
-                        "cannot create the folder '\(folder.path)' of the migration journal: "
-                            + "\(error.localizedDescription); nothing was written"
-                    )
-                }
-            }
-            chmod(folder.path, 0o700)
-        }
-        chmod(directory.path, 0o700)
-        let descriptor = open(path, O_CREAT | O_WRONLY, 0o600)
-        guard descriptor >= 0 else {
+    /// Returns whether the file was created.
+    private static func prepareFile(_ path: String) throws -> Bool {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            let created = try PrivateFiles.createFile(atPath: path)
+            try PrivateFiles.tighten(directory)
+            try PrivateFiles.tighten(path)
+            return created
+        } catch let failure as PrivateFiles.Failure {
             throw MigrationError(
                 .refused,
-                "cannot create the migration journal '\(path)': \(String(cString: strerror(errno))); nothing was "
-                    + "written"
+                "cannot prepare the migration journal: \(failure); nothing was written"
             )
         }
-        // The umask may have removed bits but never adds any; an older file may be looser.
-        fchmod(descriptor, 0o600)
-        close(descriptor)
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T { try queue.read(body) }

@@ -20,7 +20,7 @@ struct RecordDeciderTests {
     ) async throws {
         try await LocalOrgFixture.with { org in
             try await TemporaryDirectory.with(prefix: "migration-store") { directory in
-                let store = try SoupStore.ledger(path: directory.appendingPathComponent("staging.db").path)
+                let store = try SoupStore.migrationStaging(path: directory.appendingPathComponent("staging.db").path)
                 let journal = try MigrationJournal(
                     path: directory.appendingPathComponent("migrations/journal.db").path,
                     pair: Self.pair
@@ -176,7 +176,7 @@ struct ParentFirstTests {
     @Test func aRequiredSelfReferenceWritesParentsBeforeChildren() async throws {
         try await LocalOrgFixture.with { org in
             try await TemporaryDirectory.with(prefix: "migration-rounds") { directory in
-                let store = try SoupStore.ledger(path: directory.appendingPathComponent("staging.db").path)
+                let store = try SoupStore.migrationStaging(path: directory.appendingPathComponent("staging.db").path)
                 // Children first in entry order: a single pass would find their parents unwritten.
                 let entries = """
                     [{"Id": "001S4", "Name": "Leaf", "ParentId": "001S3"},

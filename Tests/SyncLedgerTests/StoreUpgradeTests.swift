@@ -41,7 +41,8 @@ struct StoreUpgradeTests {
 
     @Test func theLegacyFixtureIsUnversioned() async throws {
         try await TemporaryDirectory.with { directory in
-            #expect(try appliedSteps(try copyOfLegacyStore(in: directory)).isEmpty)
+            let path = try copyOfLegacyStore(in: directory)
+            #expect(try appliedSteps(path).isEmpty)
         }
     }
 

@@ -186,7 +186,7 @@ struct MigrateCommand: AsyncParsableCommand {
             .appendingPathComponent(".syncrun/migrate-\(pair.sourceOrgID)-\(pair.targetOrgID).db").path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try StoreErrors.converting { try SoupStore.ledger(path: path) }
+        let store = try StoreErrors.converting { try SoupStore.migrationStaging(path: path) }
         StoreOptions.tellWhatOpeningDid(store)
         let journal: MigrationJournal
         do {
