@@ -253,7 +253,8 @@ def implied(edges, source, destination):
 
 def generated_section(arrows):
     drawn = [name for name, entry in arrows.modules.items() if not arrows.roles.get(entry.get("role"), {}).get("any")]
-    edges = {name: arrows.listed(name) + list(arrows.scheduled(name)) for name in drawn}
+    # Only the lasting arrows make another one implied: an arrow scheduled for removal does not.
+    edges = {name: arrows.listed(name) for name in drawn}
     lines = [
         BEGIN,
         "",
@@ -405,7 +406,7 @@ def main(argv=None):
         )
     with open(arrows_path, encoding="utf-8") as handle:
         arrows = Arrows(json.load(handle))
-    if options.write_docs:
+    if options.write_docs and os.path.exists(doc_path):
         write_docs(doc_path, arrows)
 
     report = Report()
