@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The project's test command (the one README.md documents and .ci/run calls).
-# Guardrails first (declared imports, lint), then one build of everything with warnings as errors,
-# the Swift test suites, and the Python suites (JSON Schema agreement and the simple-salesforce
-# compatibility suite against the local org), which need the debug `syncrun` binary.
+# Guardrails first (the arrows check: imports declared and allowed, docs/architecture.md current;
+# lint), then one build of everything with warnings as errors, the Swift test suites, and the
+# Python suites (JSON Schema agreement, the simple-salesforce compatibility suite against the local
+# org, the arrows check's own tests), which need the debug `syncrun` binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "==> import check (every target declares what it imports)"
+echo "==> arrows check (imports declared and allowed by scripts/architecture.json, docs/architecture.md current)"
 python3 scripts/check-imports.py
 
 echo "==> swift format lint --strict"
