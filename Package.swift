@@ -246,7 +246,8 @@ let package = Package(
         .testTarget(
             name: "MigrationTests",
             dependencies: [
-                "Migration", "JSONCore", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg", "SyncEngine",
+                "Migration", "JSONCore", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg",
+                "SyncEngine",
                 "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
