@@ -509,7 +509,10 @@ struct RealOrgAuthTests {
             #expect(try project.run().status == 0)
             let drop = Process()
             drop.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            drop.arguments = ["sqlite3", project.storeFile.path, "DROP TABLE syncrun_org_binding"]
+            // A store of a syncrun before bindings is also one before versioned tables.
+            drop.arguments = [
+                "sqlite3", project.storeFile.path, "DROP TABLE syncrun_org_binding; DROP TABLE grdb_migrations",
+            ]
             try drop.run()
             drop.waitUntilExit()
             let adopted = try project.run()
