@@ -7,11 +7,11 @@ import Foundation
 /// - `port` (`Int`, `0`): the TCP port; `0` picks a free one (read it from the running server).
 /// - `accessToken` (`String?`, `nil`): the bearer token data requests must carry; generated when `nil`.
 /// - `refreshToken` (`String?`, `nil`): the refresh token the `refresh_token` grant accepts;
-///   generated when `nil`.
+///   generated when `nil`. An empty or blank token (access or refresh) is refused at start.
 /// - `clientID` (`String?`, `nil`): the `client_id` the refresh and client-credentials grants require;
 ///   `nil` accepts any.
 /// - `clientSecret` (`String?`, `nil`): the `client_secret` the client-credentials grant requires;
-///   `nil` accepts any non-empty one.
+///   `nil` turns that grant off (`400 invalid_client`). A blank secret is refused at start.
 /// - `tokenTTL` (`Duration?`, `nil`): how long each access token works (the configured one included,
 ///   from start-up); after that, requests carrying it get 401 `INVALID_SESSION_ID`. `nil`: until
 ///   the server stops. Measured on the database's clock (`OrgDatabase.Configuration.now`).
@@ -28,6 +28,12 @@ import Foundation
 ///   every request before it is served, so a test can act at a known point of a client's run.
 /// - `bulkJobDelay` (`Duration`, 50 ms): how long a Bulk API 2.0 job waits before each state change
 ///   (`UploadComplete` → `InProgress` → `JobComplete`), so clients see every state.
+/// - `headerTimeout` (`Duration`, 30 s): a connection that has started a request but not finished
+///   its request line and headers within this time is closed (slow or stalled clients).
+/// - `idleTimeout` (`Duration`, 120 s): a connection with no request in progress and no traffic for
+///   this long is closed.
+/// - `maxConnections` (`Int`, 256): open connections past this number are answered `503` (HTTP) or
+///   closed at once (HTTPS) instead of being served, so a flood cannot exhaust file descriptors.
 public struct LocalOrgConfiguration: Sendable {
     /// The address to bind.
     public var host: String
@@ -39,7 +45,7 @@ public struct LocalOrgConfiguration: Sendable {
     public var refreshToken: String?
     /// The client ID the refresh grant requires, or `nil` for any.
     public var clientID: String?
-    /// The client secret the client-credentials grant requires, or `nil` for any.
+    /// The client secret the client-credentials grant requires, or `nil` to refuse that grant.
     public var clientSecret: String?
     /// How long an access token works, or `nil` for as long as the server runs.
     public var tokenTTL: Duration?
@@ -61,6 +67,12 @@ public struct LocalOrgConfiguration: Sendable {
     public var requestObserver: (@Sendable (_ method: String, _ target: String) -> Void)?
     /// The wait before each state change of a Bulk job.
     public var bulkJobDelay: Duration = .milliseconds(50)
+    /// The longest a started request may take to send its request line and headers.
+    public var headerTimeout: Duration = .seconds(30)
+    /// The longest a connection may stay open with no request in progress.
+    public var idleTimeout: Duration = .seconds(120)
+    /// The most connections served at once.
+    public var maxConnections = 256
 
     /// Creates a configuration; every argument has the default documented on the type.
     public init(

@@ -37,6 +37,13 @@ public struct LocalOrgServer: Sendable {
         if let pageSize = configuration.pageSize, pageSize < 1 {
             throw OrgError.configuration("the page size must be at least 1, not \(pageSize)")
         }
+        try Self.checkCredentials(configuration)
+        guard configuration.maxConnections >= 1 else {
+            throw OrgError.configuration("the connection cap must be at least 1, not \(configuration.maxConnections)")
+        }
+        guard configuration.headerTimeout > .zero, configuration.idleTimeout > .zero else {
+            throw OrgError.configuration("the header and idle timeouts must be longer than zero")
+        }
         let identity = OrgIdentity(orgID: database.organizationID, userID: database.userID)
         let sessions = SessionStore(
             accessToken: configuration.accessToken,
@@ -85,8 +92,7 @@ public struct LocalOrgServer: Sendable {
         _ body: (LocalOrgEndpoint) async throws -> Result
     ) async throws -> Result {
         let (started, startedContinuation) = AsyncStream.makeStream(of: Int.self)
-        let serverBuilder: HTTPServerBuilder =
-            if let tlsConfiguration { try .tls(.http1(), tlsConfiguration: tlsConfiguration) } else { .http1() }
+        let serverBuilder = try makeServerBuilder()
         let app = Application(
             responder: OrgResponder(
                 api: api,
@@ -130,6 +136,42 @@ public struct LocalOrgServer: Sendable {
                 try? await tasks.waitForAll()
                 throw error
             }
+        }
+    }
+
+    /// Refuses configured tokens and secrets that are empty or blank: such a value would make an
+    /// empty credential valid.
+    private static func checkCredentials(_ configuration: LocalOrgConfiguration) throws {
+        for (value, name) in [
+            (configuration.accessToken, "access token"), (configuration.refreshToken, "refresh token"),
+            (configuration.clientSecret, "client secret"), (configuration.clientID, "client ID"),
+        ] {
+            if let value, SessionStore.isBlank(value) {
+                throw OrgError.configuration(
+                    "the \(name) is empty or blank, which would let anyone present it; give a real value or leave it out"
+                )
+            }
+        }
+    }
+
+    /// HTTP/1.1 (inside TLS when configured) with the idle timeout, and the connection cap and
+    /// header timeout of ``GuardedChannel``.
+    private func makeServerBuilder() throws -> HTTPServerBuilder {
+        let idleTimeout = TimeAmount(configuration.idleTimeout)
+        let headerTimeout = TimeAmount(configuration.headerTimeout)
+        let connections = ConnectionCounter(limit: configuration.maxConnections)
+        let tlsConfiguration = tlsConfiguration
+        return HTTPServerBuilder { responder in
+            let http = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout))
+            if let tlsConfiguration {
+                return GuardedChannel(
+                    base: try TLSChannel(http, tlsConfiguration: tlsConfiguration),
+                    connections: connections,
+                    headerTimeout: headerTimeout,
+                    secure: true
+                )
+            }
+            return GuardedChannel(base: http, connections: connections, headerTimeout: headerTimeout, secure: false)
         }
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 
 /// `POST /services/oauth2/token`: the refresh-token grant (§9.3), the JWT bearer grant (§9.2) and
-/// the client-credentials grant (client ID and secret in the form body or as HTTP Basic).
+/// the client-credentials grant (client ID and secret in the form body or as HTTP Basic), which is
+/// refused (`invalid_client`) unless a client secret is configured, and then takes only that secret.
+/// An empty or blank refresh token or secret never matches.
 ///
 /// Answers with Salesforce's token response on success and the OAuth error shape
 /// `{"error": "invalid_grant", "error_description": "…"}` (400) on failure, never the REST error array.
@@ -41,7 +43,7 @@ struct OAuthTokenEndpoint: Sendable {
     let verifier: JWTAssertionVerifier?
     /// The client ID the refresh and client-credentials grants require, if any.
     let clientID: String?
-    /// The client secret the client-credentials grant requires, if any.
+    /// The client secret the client-credentials grant requires; `nil` turns that grant off.
     let clientSecret: String?
     /// The org and user the tokens belong to.
     let identity: OrgIdentity
@@ -72,7 +74,7 @@ struct OAuthTokenEndpoint: Sendable {
             if let clientID, value("client_id") != clientID {
                 throw Failure(error: "invalid_client_id", errorDescription: "client identifier invalid")
             }
-            guard value("refresh_token") == sessions.refreshToken else {
+            guard sessions.isRefreshToken(value("refresh_token")) else {
                 throw Failure(error: "invalid_grant", errorDescription: "expired access/refresh token")
             }
             return makeToken(baseURL: baseURL, now: now, scope: "api refresh_token")
@@ -93,14 +95,23 @@ struct OAuthTokenEndpoint: Sendable {
             }
             return makeToken(baseURL: baseURL, now: now, scope: "api")
         case "client_credentials":
+            // Without a configured secret nobody can prove who they are: the grant is off, and a
+            // token for "any id, any secret" would hand the org to whoever can reach the port.
+            guard let clientSecret, !SessionStore.isBlank(clientSecret) else {
+                throw Failure(
+                    error: "invalid_client",
+                    errorDescription:
+                        "the client-credentials grant is not enabled on this org; start it with --client-secret-file"
+                )
+            }
             let (id, secret) = Self.clientCredentials(form: form, authorization: request.header("Authorization"))
-            guard let id, !id.isEmpty, let secret, !secret.isEmpty else {
+            guard let id, !SessionStore.isBlank(id), let secret, !SessionStore.isBlank(secret) else {
                 throw Failure(error: "invalid_client", errorDescription: "client_id and client_secret are required")
             }
             if let clientID, id != clientID {
                 throw Failure(error: "invalid_client_id", errorDescription: "client identifier invalid")
             }
-            if let clientSecret, secret != clientSecret {
+            guard SessionStore.constantTimeEquals(secret, clientSecret) else {
                 throw Failure(error: "invalid_client", errorDescription: "invalid client credentials")
             }
             return makeToken(baseURL: baseURL, now: now, scope: "api")

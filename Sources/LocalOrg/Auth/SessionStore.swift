@@ -87,7 +87,19 @@ struct SessionStore: Sendable {
         return String((0..<length).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 
-    private static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+    /// Whether `presented` is the refresh token; an empty or blank token never is.
+    func isRefreshToken(_ presented: String?) -> Bool {
+        guard let presented, !Self.isBlank(presented) else { return false }
+        return Self.constantTimeEquals(presented, refreshToken)
+    }
+
+    /// Whether `text` is empty or only white space: never a usable token or secret.
+    static func isBlank(_ text: String) -> Bool {
+        text.allSatisfy(\.isWhitespace)
+    }
+
+    /// Compares two secrets in time that depends only on their lengths.
+    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
         let left = Array(lhs.utf8)
         let right = Array(rhs.utf8)
         guard left.count == right.count else { return false }

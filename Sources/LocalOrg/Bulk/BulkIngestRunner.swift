@@ -167,7 +167,8 @@ struct BulkIngestRunner {
         try db.execute(
             sql:
                 "INSERT INTO _org_bulk_results (jobId, kind, seq, sfId, created, error, fields) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            arguments: [jobID, kind, seq, id, created, error, String(decoding: writer.data, as: UTF8.self)]
+            // As bytes (a BLOB): SQLite text passes through C strings and would end at a NUL.
+            arguments: [jobID, kind, seq, id, created, error.map { Data($0.utf8) }, writer.data]
         )
     }
 
@@ -193,12 +194,14 @@ struct BulkIngestRunner {
             case "success":
                 let created: Bool = row["created"] ?? false
                 line.appendRow([row["sfId"] as String? ?? "", created ? "true" : "false"])
-            case "failed": line.appendRow([row["sfId"] as String? ?? "", row["error"] as String? ?? ""])
+            case "failed":
+                let error = (row["error"] as Data?).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                line.appendRow([row["sfId"] as String? ?? "", error])
             default: break
             }
             data.append(line.data)
             if kind != "unprocessed", !header.isEmpty { data.append(UInt8(ascii: ",")) }
-            data.append(Data((row["fields"] as String).utf8))
+            data.append(row["fields"] as Data)
             data.append(contentsOf: job.lineEndingBytes)
         }
         return data

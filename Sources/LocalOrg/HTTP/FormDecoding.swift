@@ -1,9 +1,11 @@
 import Foundation
 
 /// Decoding of `application/x-www-form-urlencoded` text and percent-encoded path segments.
-enum FormDecoding {
+///
+/// `package` so the `oauth-token` fuzz target can check that decoded forms round-trip.
+package enum FormDecoding {
     /// Splits `a=1&b=two+words` into pairs, decoding `+` as a space and `%XX` escapes (§13.4).
-    static func pairs(_ text: some StringProtocol) -> [(name: String, value: String)] {
+    package static func pairs(_ text: some StringProtocol) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: "=") {
                 return (component(pair[..<equals]), component(pair[pair.index(after: equals)...]))
@@ -13,7 +15,7 @@ enum FormDecoding {
     }
 
     /// Decodes one form component: `+` is a space, `%XX` a byte; invalid escapes are kept as typed.
-    static func component(_ text: some StringProtocol) -> String {
+    package static func component(_ text: some StringProtocol) -> String {
         percentDecoded(text, plusIsSpace: true)
     }
 

@@ -44,9 +44,30 @@ extension OrgAPI {
     }
 
     private static func refuseNesting(_ store: OrgStore) throws {
-        if store.isTransaction {
-            throw OrgError.invalidBody("A composite request cannot contain another composite or batch request")
+        if store.isTransaction { throw OrgError.nestedComposite }
+    }
+
+    /// Whether a subrequest `url` (a full `/services/data/v{v}/…` path, or one relative to
+    /// `/services/data/` as in a batch) names a composite resource: `composite`, `composite/batch`,
+    /// `composite/tree` or `composite/graph`. sObject Collections (`composite/sobjects`) are not one.
+    ///
+    /// A real org runs none of them as a subrequest: "Composite is supported for the following
+    /// resources": sObject resources, Query, QueryAll and sObject Collections (REST API Developer
+    /// Guide, "Send Multiple Requests Using Composite",
+    /// https://developer.salesforce.com/docs/platform/api-rest/guide/resources-composite-composite-post.html);
+    /// a batch takes limits, sObject, query, queryAll, search, connect and chatter resources
+    /// (salesforce-rest.md §5.1). Neither page gives the error a real org answers; the request is
+    /// refused as a whole before anything runs, as a malformed batch is (§5.1).
+    static func namesCompositeResource(_ url: String) -> Bool {
+        let path = String(url.prefix { $0 != "?" })
+        var resource = segments(of: path)
+        if resource.count >= 2, resource[0] == "services", resource[1] == "data" {
+            resource.removeFirst(2)
         }
+        guard let first = resource.first, version(first) != nil else { return false }
+        resource.removeFirst()
+        guard resource.first?.lowercased() == "composite" else { return false }
+        return resource.count == 1 || ["batch", "tree", "graph"].contains(resource[1].lowercased())
     }
 
     // MARK: Batch
@@ -68,6 +89,7 @@ extension OrgAPI {
                 throw OrgError.invalidBody("Each batch request needs a 'method' and a 'url'")
             }
             let path = url.hasPrefix("/services/data/") ? url : "/services/data/" + url.drop { $0 == "/" }
+            guard !Self.namesCompositeResource(path) else { throw OrgError.nestedComposite }
             let input = object["richInput"].map { $0.encoded() } ?? Data()
             return OrgHTTPRequest(method: method, target: path, headers: Self.forwardedHeaders(request), body: input)
         }
@@ -183,6 +205,10 @@ extension OrgAPI {
 
     /// Runs a subrequest whose target is a full `/services/data/v{v}/…` path.
     private func run(_ request: OrgHTTPRequest, store: OrgStore) -> OrgHTTPResponse {
+        // A reference can complete a url only once earlier subrequests have run.
+        if Self.namesCompositeResource(request.path) {
+            return .error(.nestedComposite, version: .newest)
+        }
         let segments = Self.segments(of: request.path)
         guard segments.count >= 3, segments[0] == "services", segments[1] == "data",
             let version = Self.version(segments[2])
@@ -205,6 +231,7 @@ extension OrgAPI {
             else {
                 throw OrgError.invalidBody("Each composite subrequest needs a 'method', a 'url' and a 'referenceId'")
             }
+            guard !namesCompositeResource(url) else { throw OrgError.nestedComposite }
             guard seen.insert(referenceID).inserted else {
                 throw OrgError.invalidBody("Duplicate referenceId '\(referenceID)'")
             }

@@ -100,6 +100,16 @@ extension OrgError {
         OrgError(status: 413, code: .requestTooLarge, message: "The request body is larger than \(maximum) bytes")
     }
 
+    /// A composite or batch subrequest whose url is itself a composite resource (composite, batch,
+    /// tree, graph); see ``OrgAPI/namesCompositeResource(_:)`` for what a real org allows.
+    static let nestedComposite = OrgError(
+        status: 400,
+        code: .invalidInput,
+        message:
+            "A composite or batch subrequest cannot be a composite, batch, tree or graph request; "
+            + "send it as a request of its own"
+    )
+
     /// A composite batch subrequest not run because an earlier one failed with `haltOnError`.
     static let batchHalted = OrgError(
         status: 412,

@@ -169,6 +169,20 @@ extension OrgError {
         )
     }
 
+    /// A string value holding a NUL character (U+0000), which the local org cannot store as sent.
+    /// No Salesforce page found gives a real org's answer; the record is refused with the code this
+    /// org uses for a value it cannot read as the field's type, and the value is not echoed.
+    static func nulCharacter(field: String) -> OrgError {
+        OrgError(
+            status: 400,
+            code: .jsonParserError,
+            message:
+                "The value of \(field) holds a NUL character (U+0000), which a text value cannot hold; "
+                + "remove it and send the record again",
+            fields: [field]
+        )
+    }
+
     static func stringTooLong(field: String, label: String, length: Int) -> OrgError {
         OrgError(
             status: 400,

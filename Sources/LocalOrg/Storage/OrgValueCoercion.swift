@@ -5,9 +5,13 @@ import GRDB
 /// checks Salesforce makes (type, length, email shape, ID shape).
 enum OrgValueCoercion {
     /// The stored value of `value` for `field`; empty strings clear the field, as on Salesforce.
-    /// - Throws: ``OrgError`` `JSON_PARSER_ERROR`, `STRING_TOO_LONG`, `INVALID_EMAIL_ADDRESS`, `MALFORMED_ID`.
+    /// - Throws: ``OrgError`` `JSON_PARSER_ERROR` (also for a string holding a NUL character, U+0000),
+    ///   `STRING_TOO_LONG`, `INVALID_EMAIL_ADDRESS`, `MALFORMED_ID`.
     static func databaseValue(_ value: OrgJSONValue, for field: OrgField) throws -> DatabaseValue {
         if case .null = value { return .null }
+        // SQLite text goes through C strings here (GRDB binds and reads text up to the first NUL):
+        // "rest\u{0}tail" would be stored as "rest" and reported as saved. Refuse it instead.
+        if case .string(let text) = value, text.utf8.contains(0) { throw OrgError.nulCharacter(field: field.name) }
         if case .string(let text) = value, text.isEmpty, field.type != .boolean { return .null }
         switch field.type {
         case .id, .reference:

@@ -11,9 +11,17 @@ struct OrgServeCommand: AsyncParsableCommand {
         abstract: "Serve a local org (SQLite in DIR) over the Salesforce REST API.",
         discussion: """
             Prints the org's URL and token on start: as one JSON line with --format json or when standard \
-            output is not a terminal ({"url", "port", "accessToken", "refreshToken", "dataDirectory"}), \
-            otherwise as text. Runs until interrupted (SIGINT or SIGTERM), then stops gracefully. Data \
-            persists in DIR across restarts.
+            output is not a terminal ({"url", "port", "accessToken", "refreshToken", "dataDirectory"}, plus \
+            "warning" with --allow-remote), otherwise as text, and nothing else afterwards (requests go to \
+            --log). Runs until interrupted (SIGINT or SIGTERM), then stops gracefully. Data persists in DIR \
+            across restarts.
+
+            Anyone who can reach the port and present the access token, the refresh token or (with \
+            --client-secret-file) the client secret gets full read, write and delete access to the org's \
+            data. The client-credentials grant is off unless --client-secret-file is given; empty or blank \
+            tokens and secrets are refused. The server binds to 127.0.0.1; --host with any other address \
+            needs --allow-remote. Connections that do not finish their request headers in 30 s, or stay \
+            idle for 120 s, are closed; past 256 open connections new ones get 503.
             """
     )
 
@@ -25,8 +33,18 @@ struct OrgServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The data directory (created if missing).", valueName: "dir"))
     var data: String
 
-    @Option(name: .long, help: "The address to bind.")
+    @Option(name: .long, help: "The address to bind (loopback only unless --allow-remote).")
     var host = "127.0.0.1"
+
+    @Flag(
+        name: .long,
+        help: """
+            Allow --host to be a non-loopback address. RISK: every machine that can reach the port can \
+            try the tokens, over plain HTTP unless --tls-cert is given (tokens then cross the network in \
+            clear), and whoever holds one can read, change and delete all of the org's data.
+            """
+    )
+    var allowRemote = false
 
     @Option(name: .long, help: "The port; 0 picks a free one.")
     var port = 8443
@@ -157,6 +175,40 @@ struct OrgServeCommand: AsyncParsableCommand {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together; give both or neither")
         }
+        for (value, option) in [(token, "--token"), (refreshToken, "--refresh-token"), (clientID, "--client-id")] {
+            if let value, value.allSatisfy(\.isWhitespace) {
+                throw ValidationError(
+                    "\(option) is empty or blank, which would make an empty credential valid; give a real value or leave the option out"
+                )
+            }
+        }
+        if !allowRemote, !Self.isLoopback(host) {
+            throw ValidationError(
+                """
+                --host \(host) is not a loopback address: anyone who can reach it could use the org's tokens \
+                to read, change and delete its data. Bind to 127.0.0.1 (the default), or add --allow-remote \
+                to accept that risk.
+                """
+            )
+        }
+    }
+
+    /// Whether `host` names the local machine only: `localhost`, `127.0.0.0/8` or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if name == "localhost" { return true }
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, name, &ipv4) == 1 {
+            return UInt32(bigEndian: ipv4.s_addr) >> 24 == 127
+        }
+        var ipv6 = in6_addr()
+        if inet_pton(AF_INET6, name, &ipv6) == 1 {
+            let bytes = withUnsafeBytes(of: ipv6) { Array($0) }
+            if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }  // ::1
+            // ::ffff:127.x.x.x, an IPv4-mapped loopback address
+            return bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+        }
+        return false
     }
 
     mutating func run() async throws {
@@ -180,7 +232,9 @@ struct OrgServeCommand: AsyncParsableCommand {
         let signals = ShutdownSignals()
         let useJSON = format == .json || (format == nil && !StandardStreams.isOutputTerminal)
         do {
-            try await server.withRunningServer(logger: CLILogging.logger) { endpoint in
+            // No logger: after the start-up line nothing is written to stdout or stderr (a reader
+            // may have stopped reading); each request goes to --log.
+            try await server.withRunningServer { endpoint in
                 announce(endpoint, directory: directory, json: useJSON)
                 await signals.wait()
             }
@@ -189,7 +243,14 @@ struct OrgServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("the local org stopped: \(error)")
         }
-        if !useJSON { StandardStreams.writeError("local org stopped\n") }
+    }
+
+    /// The start-up warning of a server reachable from other machines, if any.
+    private var remoteWarning: String? {
+        guard !Self.isLoopback(host) else { return nil }
+        let transport = tlsCert == nil ? "over plain HTTP (tokens cross the network in clear)" : "over HTTPS"
+        return "serving on \(host), reachable from other machines \(transport): anyone holding a token "
+            + "can read, change and delete this org's data"
     }
 
     private func makeConfiguration() throws -> LocalOrgConfiguration {
@@ -212,8 +273,15 @@ struct OrgServeCommand: AsyncParsableCommand {
         )
         configuration.tokenTTL = tokenTTL.map { .seconds($0) }
         if let clientSecretFile {
-            configuration.clientSecret = try readText(clientSecretFile, option: "--client-secret-file")
+            let secret = try readText(clientSecretFile, option: "--client-secret-file")
                 .trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !secret.isEmpty else {
+                throw CLIError.usage(
+                    "--client-secret-file: '\(clientSecretFile)' is empty; put the client secret in it, or leave "
+                        + "the option out to keep the client-credentials grant off"
+                )
+            }
+            configuration.clientSecret = secret
         }
         if let jwtCert {
             configuration.jwtBearer = JWTBearerSettings(
@@ -245,7 +313,8 @@ struct OrgServeCommand: AsyncParsableCommand {
                 port: endpoint.port,
                 accessToken: endpoint.accessToken,
                 refreshToken: endpoint.refreshToken,
-                dataDirectory: directory.path
+                dataDirectory: directory.path,
+                warning: remoteWarning
             )
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -260,7 +329,7 @@ struct OrgServeCommand: AsyncParsableCommand {
                   URL:           \(endpoint.baseURL.absoluteString)
                   access token:  \(endpoint.accessToken)
                   refresh token: \(endpoint.refreshToken)
-                Press Ctrl-C to stop.
+                \(remoteWarning.map { "warning: \($0)\n" } ?? "")Press Ctrl-C to stop.
 
                 """
             )
@@ -274,6 +343,7 @@ struct OrgServeCommand: AsyncParsableCommand {
         var accessToken: String
         var refreshToken: String
         var dataDirectory: String
+        var warning: String?
     }
 }
 
