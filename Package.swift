@@ -34,7 +34,7 @@ let package = Package(
         // Already in the graph through Hummingbird and AsyncHTTPClient; named because LocalOrg imports them.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.32.1"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -259,6 +259,8 @@ let package = Package(
             name: "syncrunTests",
             dependencies: [
                 "syncrun", "custom-targets-example", "SyncrunTestSupport", "LocalOrg", "SoupStore", "SyncLedger",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ]
