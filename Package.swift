@@ -99,7 +99,7 @@ let package = Package(
             name: "LocalOrg",
             dependencies: [
                 "JSONCore",  // the YAML 1.2 core schema rules for YAML schema files (its JSON is its own)
-                "SOQL",
+                "SOQL", "FileSchema",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -224,7 +224,8 @@ let package = Package(
         .testTarget(
             name: "LocalOrgTests",
             dependencies: [
-                "LocalOrg", "SOQL", "SyncrunTestSupport",
+                "LocalOrg", "SOQL", "FileSchema", "SyncrunTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

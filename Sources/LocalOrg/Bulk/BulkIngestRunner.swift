@@ -14,7 +14,8 @@ struct BulkIngestRunner {
     /// The operations an ingest job may run.
     static let operations: Set<String> = ["insert", "update", "upsert", "delete", "hardDelete"]
 
-    static func prepare(_ db: Database) throws {
+    /// Creates the results table (step `org-1` of ``OrgMigrator/versions``).
+    static func createResultsTable(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS _org_bulk_results (

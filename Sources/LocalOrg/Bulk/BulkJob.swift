@@ -98,8 +98,8 @@ struct BulkJob: Sendable, Equatable {
 
 /// The storage of Bulk jobs: the table, reads and state changes, all on a `Database` connection.
 enum BulkJobTable {
-    /// Creates the table if this database has none yet (databases made before Bulk support too).
-    static func prepare(_ db: Database) throws {
+    /// Creates the table if this database has none yet (step `org-1` of ``OrgMigrator/versions``).
+    static func create(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS _org_bulk_jobs (

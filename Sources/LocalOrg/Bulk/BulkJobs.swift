@@ -14,24 +14,11 @@ final class BulkJobs: Sendable {
     /// When set, every job ends `Failed` with this message (fault injection).
     let failureMessage: String?
     private let workers = ProtectedState<[String: Task<Void, Never>]>([:])
-    private let prepared = ProtectedState(false)
 
     init(database: OrgDatabase, delay: Duration, failureMessage: String?) {
         self.database = database
         self.delay = delay
         self.failureMessage = failureMessage
-    }
-
-    /// Creates the jobs table on first use.
-    func prepare() throws {
-        try prepared.withLock { done in
-            guard !done else { return }
-            try write { db in
-                try BulkJobTable.prepare(db)
-                try BulkIngestRunner.prepare(db)
-            }
-            done = true
-        }
     }
 
     /// Runs `body` in a write transaction, with storage errors as ``OrgError``.
@@ -58,7 +45,6 @@ final class BulkJobs: Sendable {
 
     /// The job `id` of `kind`; restarts its worker if it is unfinished and nobody works on it.
     func job(_ id: String, kind: BulkJob.Kind) throws -> BulkJob {
-        try prepare()
         guard let job = try read({ try BulkJobTable.fetch(id, kind: kind, $0) }) else {
             throw OrgError.jobNotFound(id)
         }

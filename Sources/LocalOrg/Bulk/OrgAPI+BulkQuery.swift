@@ -11,7 +11,6 @@ extension OrgAPI {
         guard let kind = path.first.flatMap({ BulkJob.Kind(rawValue: $0.lowercased()) }) else {
             throw OrgError.resourceNotFound
         }
-        try bulk.prepare()
         let rest = Array(path.dropFirst())
         switch kind {
         case .query: return try queryJobs(request, version: version, path: rest)

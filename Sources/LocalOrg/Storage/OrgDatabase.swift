@@ -1,3 +1,4 @@
+import FileSchema
 import Foundation
 import GRDB
 
@@ -58,6 +59,8 @@ public final class OrgDatabase: Sendable {
 
     let pool: DatabasePool
     let context: OrgContext
+    /// What opening the org did to its tables' schema (the steps applied; none when current).
+    public let upgrade: VersionedDatabase.Upgrade
 
     /// Opens or creates `directory/org.sqlite`.
     ///
@@ -72,17 +75,24 @@ public final class OrgDatabase: Sendable {
     public init(directory: URL, schema: OrgSchema? = nil, configuration: Configuration = Configuration()) throws {
         self.directory = directory
         self.configuration = configuration
+        let path = directory.appendingPathComponent(Self.fileName).path
+        let isNewFile: Bool
         do {
-            try OrgDataFiles.prepare(directory: directory, databaseName: Self.fileName)
+            isNewFile = try OrgDataFiles.prepare(directory: directory, databaseName: Self.fileName)
+            // A newer syncrun's org is refused before the writable open writes to it.
+            try OrgMigrator.refuseNewer(path: path)
             var config = GRDB.Configuration()
             config.busyMode = .timeout(30)
             config.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
             pool = try DatabasePool(path: directory.appendingPathComponent(Self.fileName).path, configuration: config)
+        } catch let error as OrgError {
+            throw error
         } catch {
             throw OrgError.storage("Opening the local org database in '\(directory.path)'", error)
         }
+        upgrade = try OrgMigrator.upgrade(pool, path: path, isNewFile: isNewFile)
         let opened = try OrgMigrator.open(pool, schema: schema, configuration: configuration)
         self.schema = opened.schema
         self.organizationID = opened.organizationID

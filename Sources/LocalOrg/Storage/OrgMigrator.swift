@@ -1,3 +1,4 @@
+import FileSchema
 import Foundation
 import GRDB
 
@@ -16,7 +17,6 @@ enum OrgMigrator {
     {
         do {
             return try pool.write { db in
-                try createBookkeeping(db)
                 let stored = try storedSchema(db)
                 let schema = requested ?? stored ?? .standard
                 if let stored { try checkCompatible(schema, with: stored) }
@@ -50,22 +50,61 @@ enum OrgMigrator {
         }
     }
 
-    private static func createBookkeeping(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS _org_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-                INSERT OR IGNORE INTO _org_meta (key, value) VALUES ('clock', 0), ('ids', 0);
-                CREATE TABLE IF NOT EXISTS _org_cursor (
-                    id TEXT PRIMARY KEY, soql TEXT NOT NULL, includeDeleted INTEGER NOT NULL,
-                    totalSize INTEGER NOT NULL, firstSeq INTEGER NOT NULL, createdAt INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS _org_cursor_rows (seq INTEGER PRIMARY KEY, rid INTEGER NOT NULL);
-                CREATE TABLE IF NOT EXISTS _org_recent (
-                    id TEXT PRIMARY KEY, object TEXT NOT NULL, at INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE INDEX IF NOT EXISTS _org_recent_at ON _org_recent (at);
-                """
-        )
+    /// The local org's own tables (bookkeeping, query cursors, recent items, Bulk jobs and their
+    /// results), created and upgraded by named steps. The object tables follow the org's schema and
+    /// are created or extended by ``createTable(for:_:)`` on every open.
+    ///
+    /// `org-1` adopts data directories written before syncrun versioned its files (up to commit
+    /// a4b5152), which created these tables on first use: it creates each one only when missing.
+    static let versions = VersionedDatabase([
+        .init("org-1-bookkeeping-cursors-recent-bulk") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS _org_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+                    INSERT OR IGNORE INTO _org_meta (key, value) VALUES ('clock', 0), ('ids', 0);
+                    CREATE TABLE IF NOT EXISTS _org_cursor (
+                        id TEXT PRIMARY KEY, soql TEXT NOT NULL, includeDeleted INTEGER NOT NULL,
+                        totalSize INTEGER NOT NULL, firstSeq INTEGER NOT NULL, createdAt INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE IF NOT EXISTS _org_cursor_rows (seq INTEGER PRIMARY KEY, rid INTEGER NOT NULL);
+                    CREATE TABLE IF NOT EXISTS _org_recent (
+                        id TEXT PRIMARY KEY, object TEXT NOT NULL, at INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX IF NOT EXISTS _org_recent_at ON _org_recent (at);
+                    """
+            )
+            try BulkJobTable.create(db)
+            try BulkIngestRunner.createResultsTable(db)
+        }
+    ])
+
+    /// Throws ``OrgError`` when the database at `path` was written by a newer syncrun, reading it
+    /// through a read-only connection (nothing is written).
+    static func refuseNewer(path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.read { db in try versions.refuseNewer(db, path: path) }
+        } catch let refusal as VersionedDatabase.Refusal {
+            throw OrgError.invalidInput(
+                "the local org '\(path)' was written by a newer syncrun (its schema has "
+                    + "\(refusal.unknownSteps.joined(separator: ", "))); it was left unchanged. Upgrade syncrun "
+                    + "to serve it, or use another data directory"
+            )
+        }
+    }
+
+    /// Applies the missing steps (a copy of an existing database is kept until they commit).
+    static func upgrade(_ pool: DatabasePool, path: String, isNewFile: Bool) throws -> VersionedDatabase.Upgrade {
+        do {
+            return try versions.upgrade(pool, path: path, isNewFile: isNewFile)
+        } catch {
+            throw OrgError.storage("Upgrading the local org database", error)
+        }
     }
 
     private static func storedSchema(_ db: Database) throws -> OrgSchema? {
