@@ -60,7 +60,7 @@ extension OrgAPI {
     private func bulkJobsToday(_ kind: BulkJob.Kind) -> Int {
         let since = database.context.nowMilliseconds - 24 * 3600 * 1000
         do {
-                return try bulk.read { try BulkJobTable.count(kind: kind, since: since, $0) }
+            return try bulk.read { try BulkJobTable.count(kind: kind, since: since, $0) }
         } catch {
             return 0  // the limits stay readable even when the jobs table is not
         }
