@@ -25,6 +25,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget(name: "local-org", run: LocalOrgTarget.run),
         FuzzTarget(name: "bulk-csv", run: BulkCSVTarget.run),
         FuzzTarget(name: "endpoint-response", run: EndpointResponseTarget.run),
+        FuzzTarget(name: "oauth-token", run: OAuthTokenTarget.run),
     ]
 
     /// The target called `name`.
