@@ -105,6 +105,20 @@ public struct VersionedDatabase: Sendable {
         if !unknown.isEmpty { throw Refusal(path: path, unknownSteps: unknown) }
     }
 
+    /// Throws ``Refusal`` when the existing file at `path` has steps this syncrun does not know,
+    /// reading it through a read-only connection: call it before opening the file for writing,
+    /// since a writable GRDB pool writes on open (it makes sure the WAL file is not empty). A
+    /// missing or empty file passes.
+    public func refuseNewer(fileAt path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        try queue.read { db in try refuseNewer(db, path: path) }
+    }
+
     /// Applies the missing steps to the file at `path` opened as `writer`.
     ///
     /// - Parameters:

@@ -81,7 +81,7 @@ public final class SoupStore: Sendable {
         let versions = StoreMigrations.steps.followed(by: migrations)
         // A newer syncrun's file is refused before the writable open, which writes to the file
         // (GRDB's pool makes sure the WAL exists with an empty write transaction).
-        if !readOnly { try Self.refuseNewer(path: path, versions: versions) }
+        if !readOnly { try Self.mapErrors(path: path) { try versions.refuseNewer(fileAt: path) } }
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
@@ -125,20 +125,6 @@ public final class SoupStore: Sendable {
         }
         try SoupStore.resumeUnfinishedOperations(self)
         try finishAbandonedBulkLoads()
-    }
-
-    /// Throws `.newerStore` when the existing file at `path` has schema steps `versions` does not
-    /// know, reading it through a read-only connection.
-    private static func refuseNewer(path: String, versions: VersionedDatabase) throws {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_size > 0 else { return }
-        var configuration = Configuration()
-        configuration.readonly = true
-        try mapErrors(path: path) {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            try queue.read { db in try versions.refuseNewer(db, path: path) }
-        }
     }
 
     /// Opens a store on a read-only medium, where SQLite cannot create the `-shm` file WAL readers

@@ -18,6 +18,8 @@ public enum SyncrunProcess {
         public var stdout: String
         /// Everything written to standard error.
         public var stderr: String
+        /// The signal that ended the process, when one did (`SIGKILL` for a killed run).
+        public var signal: Int32?
     }
 
     /// Errors starting the executable.
@@ -27,7 +29,8 @@ public enum SyncrunProcess {
     }
 
     /// Runs `syncrun` (or `executable`) with `arguments`, in `directory` when given, feeding
-    /// `stdin` when given.
+    /// `stdin` when given; `onStart` is called with the child's process id once it runs (a test
+    /// that kills it at a chosen moment keeps it).
     ///
     /// - Throws: `LaunchError` when the executable has not been built (`swift build --product syncrun`).
     public static func run(
@@ -35,7 +38,8 @@ public enum SyncrunProcess {
         in directory: URL? = nil,
         stdin: String? = nil,
         environment: [String: String]? = nil,
-        executable: URL = RepositoryPaths.syncrunExecutable
+        executable: URL = RepositoryPaths.syncrunExecutable,
+        onStart: (@Sendable (_ processID: Int32) -> Void)? = nil
     ) throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw LaunchError(
@@ -65,6 +69,7 @@ public enum SyncrunProcess {
         let input = Pipe()
         process.standardInput = input
         try process.run()
+        onStart?(process.processIdentifier)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
@@ -72,7 +77,8 @@ public enum SyncrunProcess {
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
         )
     }
 
@@ -83,12 +89,15 @@ public enum SyncrunProcess {
         _ arguments: [String],
         in directory: URL? = nil,
         stdin: String? = nil,
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil,
+        onStart: (@Sendable (_ processID: Int32) -> Void)? = nil
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
-                    with: Swift.Result { try run(arguments, in: directory, stdin: stdin, environment: environment) }
+                    with: Swift.Result {
+                        try run(arguments, in: directory, stdin: stdin, environment: environment, onStart: onStart)
+                    }
                 )
             }
         }

@@ -70,13 +70,7 @@ struct MigrateProject {
 
     /// The rows of `soql` on one side as sorted lines of `fields` (dotted paths), ids left out.
     func graph(_ side: String, _ soql: String, _ fields: [String]) throws -> [String] {
-        try records(side, soql).map { record in
-            fields.map { path in
-                var value: Any? = record
-                for component in path.split(separator: ".") { value = (value as? [String: Any])?[String(component)] }
-                return value.map { "\($0)" } ?? "null"
-            }.joined(separator: " | ")
-        }.sorted()
+        fieldLines(try records(side, soql), fields)
     }
 
     /// Rewrites the config's `usersyncs.json`.
@@ -402,4 +396,16 @@ struct MigrateRefusalTests {
             #expect(try project.records("target", "SELECT Id FROM Contact").count == 6)
         }
     }
+}
+
+/// `records` as sorted lines of the values at `fields` (dotted paths, `null` when absent), joined
+/// by ` | `: a record graph compared without its ids.
+func fieldLines(_ records: [[String: Any]], _ fields: [String]) -> [String] {
+    records.map { record in
+        fields.map { path in
+            var value: Any? = record
+            for component in path.split(separator: ".") { value = (value as? [String: Any])?[String(component)] }
+            return value.map { "\($0)" } ?? "null"
+        }.joined(separator: " | ")
+    }.sorted()
 }

@@ -307,43 +307,16 @@ struct ChildRun {
     var stdout: String
     var stderr: String
 
-    /// ``run(_:killer:)`` on a dispatch thread: the target is served by this process's pool.
+    /// `SyncrunProcess.runOffThePool` (the target is served by this process's pool), the child
+    /// handed to `killer` while it runs.
     static func runOffThePool(_ arguments: [String], killer: Killer?) async throws -> ChildRun {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try run(arguments, killer: killer) })
-            }
-        }
-    }
-
-    static func run(_ arguments: [String], killer: Killer?) throws -> ChildRun {
-        let scratch = try TemporaryDirectory(prefix: "migrate-kill")
-        defer { try? FileManager.default.removeItem(at: scratch.url) }
-        let outputURL = scratch.url.appendingPathComponent("stdout")
-        let errorURL = scratch.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        defer {
-            try? output.close()
-            try? error.close()
-        }
-        let process = Process()
-        process.executableURL = RepositoryPaths.syncrunExecutable
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        killer?.started(process.processIdentifier)
-        process.waitUntilExit()
+        let result = try await SyncrunProcess.runOffThePool(arguments, onStart: { killer?.started($0) })
         killer?.ended()
         return ChildRun(
-            status: process.terminationStatus,
-            killed: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
-            stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+            status: result.status,
+            killed: result.signal == SIGKILL,
+            stdout: result.stdout,
+            stderr: result.stderr
         )
     }
 }
@@ -366,27 +339,26 @@ struct Target {
         Counts(accounts: try rows("SELECT Id FROM Account").count, contacts: try rows("SELECT Id FROM Contact").count)
     }
 
-    /// The accounts and contacts there more than once (by name, by email).
-    func duplicates() throws -> Int {
+    /// The accounts (by name) and contacts (by email) there more than once.
+    func duplicateCounts() throws -> (accounts: Int, contacts: Int) {
         let names = try rows("SELECT Name FROM Account").compactMap { $0["Name"] as? String }
         let emails = try rows("SELECT Email FROM Contact").compactMap { $0["Email"] as? String }
-        return names.count - Set(names).count + emails.count - Set(emails).count
+        return (names.count - Set(names).count, emails.count - Set(emails).count)
+    }
+
+    /// The accounts and contacts there more than once (by name, by email).
+    func duplicates() throws -> Int {
+        let counts = try duplicateCounts()
+        return counts.accounts + counts.contacts
     }
 
     func expectNoDuplicates(_ context: String) throws {
-        let names = try rows("SELECT Name FROM Account").compactMap { $0["Name"] as? String }
-        #expect(Set(names).count == names.count, "\(context): \(names.count - Set(names).count) duplicate accounts")
-        let emails = try rows("SELECT Email FROM Contact").compactMap { $0["Email"] as? String }
-        #expect(Set(emails).count == emails.count, "\(context): \(emails.count - Set(emails).count) duplicate contacts")
+        let counts = try duplicateCounts()
+        #expect(counts.accounts == 0, "\(context): \(counts.accounts) duplicate accounts")
+        #expect(counts.contacts == 0, "\(context): \(counts.contacts) duplicate contacts")
     }
 
     func graph(_ soql: String, _ fields: [String]) throws -> [String] {
-        try rows(soql).map { record in
-            fields.map { path in
-                var value: Any? = record
-                for component in path.split(separator: ".") { value = (value as? [String: Any])?[String(component)] }
-                return value.map { "\($0)" } ?? "null"
-            }.joined(separator: " | ")
-        }.sorted()
+        fieldLines(try rows(soql), fields)
     }
 }

@@ -81,14 +81,8 @@ enum OrgMigrator {
     /// Throws ``OrgError`` when the database at `path` was written by a newer syncrun, reading it
     /// through a read-only connection (nothing is written).
     static func refuseNewer(path: String) throws {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_size > 0 else { return }
-        var configuration = Configuration()
-        configuration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            try queue.read { db in try versions.refuseNewer(db, path: path) }
+            try versions.refuseNewer(fileAt: path)
         } catch let refusal as VersionedDatabase.Refusal {
             throw OrgError.invalidInput(
                 "the local org '\(path)' was written by a newer syncrun (its schema has "
