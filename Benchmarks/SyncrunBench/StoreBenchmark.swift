@@ -65,7 +65,7 @@ struct StoreBenchmark: ParsableCommand {
                     try $0.upsertPage(
                         page,
                         into: "accounts",
-                        options: PageUpsertOptions(mergeMode: .leaveIfChanged, syncID: 1)
+                        options: PageUpsertOptions(localEntries: .keep, syncID: 1)
                     )
                 }
             }

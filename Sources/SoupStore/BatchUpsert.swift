@@ -30,20 +30,20 @@ package struct BatchUpsert {
 
     package var key: Key
     package var control: Control
-    package var leaveIfChanged: Bool
+    package var localEntries: LocalEntries
     package var modificationDateField: String?
     package var collectEntryIDs: Bool = false
 
     package init(
         key: Key,
         control: Control,
-        leaveIfChanged: Bool,
+        localEntries: LocalEntries,
         modificationDateField: String? = nil,
         collectEntryIDs: Bool = false
     ) {
         self.key = key
         self.control = control
-        self.leaveIfChanged = leaveIfChanged
+        self.localEntries = localEntries
         self.modificationDateField = modificationDateField
         self.collectEntryIDs = collectEntryIDs
     }
@@ -166,7 +166,8 @@ package struct BatchUpsert {
         )
 
         var result = Result()
-        if leaveIfChanged {
+        if localEntries == .keep {
+            // The rows `LocalEntries.skips(matched:entryIsLocal:)` drops, as one statement.
             try db.execute(sql: "DELETE FROM \(Self.table) WHERE existing IS NOT NULL AND isLocal = 1")
             result.skipped = db.changesCount
         }

@@ -8,7 +8,7 @@ public struct PageRecordPreview: Sendable, Hashable {
         case insert
         /// Replaces the stored entry.
         case update
-        /// Dropped because the stored entry has local changes (`.leaveIfChanged`).
+        /// Dropped because the stored entry has local changes (``LocalEntries/keep``).
         case skip
     }
 
@@ -61,7 +61,7 @@ extension SoupReader {
     ///
     /// ```swift
     /// let preview = try store.read { reader in
-    ///     try reader.previewPage(pageJSON, in: "accounts", options: .init(mergeMode: .leaveIfChanged))
+    ///     try reader.previewPage(pageJSON, in: "accounts", options: .init(localEntries: .keep))
     /// }
     /// print(preview.inserted, preview.updated, preview.skipped)
     /// ```
@@ -87,7 +87,7 @@ extension SoupReader {
             let upsert = BatchUpsert(
                 key: .path(path),
                 control: .serverRecord(syncID: nil),
-                leaveIfChanged: options.mergeMode == .leaveIfChanged,
+                localEntries: options.localEntries,
                 modificationDateField: nil
             )
             let matching = try upsert.matching(layout: layout)
@@ -139,7 +139,7 @@ extension SoupReader {
             if existing == nil {
                 action = .insert
                 result.inserted += 1
-            } else if options.mergeMode == .leaveIfChanged, (row[5] as Int) == 1 {
+            } else if options.localEntries.skips(matched: true, entryIsLocal: (row[5] as Int) == 1) {
                 action = .skip
                 result.skipped += 1
             } else {

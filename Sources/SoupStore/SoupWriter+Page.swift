@@ -1,21 +1,9 @@
-/// What sync down does with a stored entry that has local changes when the server sends it again
-/// (sync-semantics §4.5).
-///
-/// SyncConfig has a `MergeMode` too: where both modules are imported, name this one through a
-/// typealias declared in a file that imports only SoupStore.
-public enum MergeMode: String, Sendable, Hashable, CaseIterable {
-    /// Replace it with the server's version (local changes are lost).
-    case overwrite = "OVERWRITE"
-    /// Keep it; the server's version is skipped and counted.
-    case leaveIfChanged = "LEAVE_IF_CHANGED"
-}
-
 /// How `upsertPage` saves server records.
 public struct PageUpsertOptions: Sendable, Hashable {
     /// The indexed path identifying records (the target's `idFieldName`, default `Id`).
     public var externalIDPath: String
-    /// Merge mode for records whose stored entry has `__local__` set.
-    public var mergeMode: MergeMode
+    /// What happens to a stored entry that has `__local__` set (the sync's merge mode).
+    public var localEntries: LocalEntries
     /// The sync's id, written as `__sync_id__` (omitted when `nil` or negative).
     public var syncID: Int64?
     /// The field whose maximum over saved records is reported (default `LastModifiedDate`);
@@ -29,13 +17,13 @@ public struct PageUpsertOptions: Sendable, Hashable {
     /// Creates options; defaults match MobileSync's.
     public init(
         externalIDPath: String = "Id",
-        mergeMode: MergeMode = .overwrite,
+        localEntries: LocalEntries = .overwrite,
         syncID: Int64? = nil,
         modificationDateField: String? = "LastModifiedDate",
         recordsFetchedIDs: Bool = false
     ) {
         self.externalIDPath = externalIDPath
-        self.mergeMode = mergeMode
+        self.localEntries = localEntries
         self.syncID = syncID
         self.modificationDateField = modificationDateField
         self.recordsFetchedIDs = recordsFetchedIDs
@@ -48,7 +36,7 @@ public struct PageUpsertResult: Sendable, Hashable {
     public var inserted: Int
     /// Records that replaced stored entries.
     public var updated: Int
-    /// Records dropped because their entry has local changes (`.leaveIfChanged` only).
+    /// Records dropped because their entry has local changes (``LocalEntries/keep`` only).
     public var skipped: Int
     /// The largest value of the modification-date field among saved records (skipped ones
     /// excluded), as stored in the records (Salesforce: ISO-8601 text); `.null` when none.
@@ -73,7 +61,7 @@ extension SoupWriter {
     /// Each record is stored with `__local__`, `__locally_created__`, `__locally_updated__` and
     /// `__locally_deleted__` false, `__last_error__` removed and `__sync_id__` set, upserted by
     /// `options.externalIDPath`: a stored entry with the same id is replaced as a whole, unless
-    /// it has local changes and the merge mode is `.leaveIfChanged`. Call it inside the same
+    /// it has local changes and `options.localEntries` is ``LocalEntries/keep``. Call it inside the same
     /// `write` as the sync state update, so records and state commit together.
     ///
     /// ```swift
@@ -109,7 +97,7 @@ extension SoupWriter {
         var direct = DirectPageUpsert(
             keyPath: options.externalIDPath,
             syncID: syncID,
-            leaveIfChanged: options.mergeMode == .leaveIfChanged,
+            localEntries: options.localEntries,
             modificationDateField: options.modificationDateField,
             fetchedBySyncID: fetchedBy
         )
@@ -128,7 +116,7 @@ extension SoupWriter {
         let upsert = BatchUpsert(
             key: .path(options.externalIDPath),
             control: .serverRecord(syncID: syncID),
-            leaveIfChanged: options.mergeMode == .leaveIfChanged,
+            localEntries: options.localEntries,
             modificationDateField: options.modificationDateField
         )
         let result = try upsert.run(db, layout: layout, source: page, now: now)

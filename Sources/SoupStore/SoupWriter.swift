@@ -66,7 +66,7 @@ public struct SoupWriter {
                 ?? SoupStoreError.malformedJSON(line: 1, column: 1, "not valid JSON")
         }
         guard type == "object" else { throw SoupStoreError.notAnObject(entry: 1, found: type) }
-        var upsert = BatchUpsert(key: Self.key(path), control: .asGiven, leaveIfChanged: false)
+        var upsert = BatchUpsert(key: Self.key(path), control: .asGiven, localEntries: .overwrite)
         upsert.collectEntryIDs = true
         let result = try upsert.run(db, layout: layout, source: "[\(json)\n]", now: Self.now())
         guard let id = result.entryIDs.first, let entry = try reader.entry(id, in: soup) else {
@@ -87,7 +87,7 @@ public struct SoupWriter {
     public func upsert(entries jsonArray: String, into soup: String, byExternalIDPath path: String = "_soupEntryId")
         throws -> UpsertCounts
     {
-        let upsert = BatchUpsert(key: Self.key(path), control: .asGiven, leaveIfChanged: false)
+        let upsert = BatchUpsert(key: Self.key(path), control: .asGiven, localEntries: .overwrite)
         let result = try upsert.run(db, layout: try layout(soup), source: jsonArray, now: Self.now())
         return UpsertCounts(inserted: result.inserted, updated: result.updated)
     }

@@ -23,7 +23,7 @@ enum DownTargetFactory {
             return try ParentChildrenDownFetcher(
                 syncName: definition.name,
                 target: tree,
-                mergeMode: definition.options.storeMergeMode
+                localEntries: definition.options.mergeMode.localEntries
             )
         case .briefcase(let briefcase):
             return try BriefcaseDownFetcher(syncName: definition.name, soupName: definition.soupName, target: briefcase)

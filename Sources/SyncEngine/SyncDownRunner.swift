@@ -25,7 +25,7 @@ struct SyncDownRunner: Sendable {
         state: StoredSyncState,
         fetcher: any DownTargetFetcher,
         full: Bool,
-        mergeMode: StoreMergeMode,
+        localEntries: LocalEntries,
         stop: StopSignal
     ) async throws -> SyncRunSummary {
         let startedAt = registry.now
@@ -64,7 +64,7 @@ struct SyncDownRunner: Sendable {
             let pages = group
             group = []
             groupBytes = 0
-            for step in try await write(pages, progress: progress, fetcher: fetcher, mergeMode: mergeMode) {
+            for step in try await write(pages, progress: progress, fetcher: fetcher, localEntries: localEntries) {
                 progress = step
                 events?.yield(
                     .page(
@@ -91,7 +91,7 @@ struct SyncDownRunner: Sendable {
                             into: soql.soupName,
                             syncID: syncID,
                             keyPath: soql.idFieldName,
-                            mergeMode: mergeMode
+                            localEntries: localEntries
                         )
                     }
                     if isLoading { bulkLoadSoup = soql.soupName }
@@ -191,13 +191,13 @@ struct SyncDownRunner: Sendable {
         _ pages: [DownPage],
         progress: SyncDownProgress,
         fetcher: any DownTargetFetcher,
-        mergeMode: StoreMergeMode
+        localEntries: LocalEntries
     ) async throws -> [SyncDownProgress] {
         let work = pages.map { page in
             let destination = fetcher.destination(of: page)
             let options = PageUpsertOptions(
                 externalIDPath: destination.idFieldName,
-                mergeMode: mergeMode,
+                localEntries: localEntries,
                 syncID: progress.state.id,
                 modificationDateField: destination.modificationDateFieldName,
                 recordsFetchedIDs: true

@@ -130,7 +130,7 @@ public struct SyncEngine: Sendable {
             state: state,
             fetcher: fetcher,
             full: full,
-            mergeMode: definition.options.storeMergeMode,
+            localEntries: definition.options.mergeMode.localEntries,
             stop: stop
         )
     }

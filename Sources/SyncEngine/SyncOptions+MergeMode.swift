@@ -1,13 +1,13 @@
+import SoupStore
 import SyncConfig
 
-// `MergeMode` exists in both SoupStore and SyncConfig; this file sees only the config's.
-
-extension SyncOptions {
-    /// The config's merge mode as the store's `upsertPage` takes it (§4.5).
-    var storeMergeMode: StoreMergeMode {
-        switch mergeMode {
+extension MergeMode {
+    /// The merge mode as the store applies it to stored entries with local changes (§4.5): the
+    /// one place a sync's `mergeMode` becomes the store's rule.
+    var localEntries: LocalEntries {
+        switch self {
         case .overwrite: .overwrite
-        case .leaveIfChanged: .leaveIfChanged
+        case .leaveIfChanged: .keep
         }
     }
 }

@@ -60,11 +60,10 @@ struct ParentChildrenPageSQL {
     /// SQL true when an entry of `layout` whose value at `path` is the tree row's `pid` has local
     /// changes; `0` when trees are not protected or the soup is not registered.
     private func hasLocalChanges(_ layout: SoupLayout?, path: String) -> String {
-        guard options.leavesChangedTrees, let layout else { return "0" }
-        let isLocal = ControlFields.predicate(ControlFields.local, is: true, in: layout)
+        guard let layout, let protected = options.localEntries.protectedEntryCondition(in: layout) else { return "0" }
         return """
             EXISTS (SELECT 1 FROM \(layout.tableName) WHERE \
-            \(layout.textExpression(forPath: path)) = pid AND \(isLocal))
+            \(layout.textExpression(forPath: path)) = pid AND \(protected))
             """
     }
 

@@ -18,8 +18,9 @@ public struct ParentChildrenPageOptions: Sendable, Hashable {
     /// The lookup field on a child holding its parent's id (`AccountId`); set from the parent
     /// when the server left it out.
     public var parentIDFieldOnChild: String
-    /// Whether trees with local changes are left alone (`LEAVE_IF_CHANGED`).
-    public var leavesChangedTrees: Bool
+    /// What happens to a tree whose parent or a child has local changes: ``LocalEntries/keep``
+    /// leaves the whole tree alone (`LEAVE_IF_CHANGED`).
+    public var localEntries: LocalEntries
     /// The sync's id, written as `__sync_id__` and into the record-syncs table.
     public var syncID: Int64
     /// The parents' modification date field, read into ``ParentChildrenPageResult/modificationDates``.
@@ -35,7 +36,7 @@ public struct ParentChildrenPageOptions: Sendable, Hashable {
         childSoup: String,
         childIDPath: String,
         parentIDFieldOnChild: String,
-        leavesChangedTrees: Bool,
+        localEntries: LocalEntries,
         syncID: Int64,
         parentModificationDatePath: String? = nil,
         childModificationDatePath: String? = nil
@@ -46,7 +47,7 @@ public struct ParentChildrenPageOptions: Sendable, Hashable {
         self.childSoup = childSoup
         self.childIDPath = childIDPath
         self.parentIDFieldOnChild = parentIDFieldOnChild
-        self.leavesChangedTrees = leavesChangedTrees
+        self.localEntries = localEntries
         self.syncID = syncID
         self.parentModificationDatePath = parentModificationDatePath
         self.childModificationDatePath = childModificationDatePath
@@ -107,7 +108,7 @@ extension SoupWriter {
     /// `{"records": […]}` under `options.childrenKey`) into the child soup, the way sync down
     /// saves records (§4.6), and returns the parents to save with `upsertPage`.
     ///
-    /// With `leavesChangedTrees`, a parent whose stored entry or any stored child (matched on
+    /// With ``LocalEntries/keep``, a parent whose stored entry or any stored child (matched on
     /// `parentIDFieldOnChild`) has `__local__` set is protected: none of its children is written.
     /// Every child written is remembered in the record-syncs table. Nothing is parsed in Swift.
     ///
@@ -177,7 +178,7 @@ extension SoupWriter {
         let upsert = BatchUpsert(
             key: .path(options.childIDPath),
             control: .serverRecord(syncID: options.syncID),
-            leaveIfChanged: options.leavesChangedTrees,
+            localEntries: options.localEntries,
             modificationDateField: nil
         )
         let result = try upsert.run(db, layout: layout, source: array, now: Self.now())

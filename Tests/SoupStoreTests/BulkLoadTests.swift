@@ -83,7 +83,7 @@ struct BulkLoadTests {
         #expect(indexes.count == 8)
         #expect(
             try bulk.store.write {
-                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", mergeMode: .overwrite)
+                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite)
             }
         )
         for (number, page) in Self.pages.enumerated() {
@@ -131,10 +131,10 @@ struct BulkLoadTests {
             plain.remove()
         }
         var options = Self.options
-        options.mergeMode = .leaveIfChanged
+        options.localEntries = .keep
         #expect(
             try bulk.store.write {
-                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", mergeMode: .leaveIfChanged)
+                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .keep)
             }
         )
         for store in [bulk.store, plain.store] {
@@ -165,16 +165,16 @@ struct BulkLoadTests {
         defer { temporary.remove() }
         let store = temporary.store
         #expect(
-            try !store.write { try $0.beginBulkLoad(into: "notes", syncID: 3, keyPath: "Id", mergeMode: .overwrite) }
+            try !store.write { try $0.beginBulkLoad(into: "notes", syncID: 3, keyPath: "Id", localEntries: .overwrite) }
         )
         #expect(
             try !store.write {
-                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Name2", mergeMode: .overwrite)
+                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Name2", localEntries: .overwrite)
             }
         )
         try store.write { _ = try $0.upsertPage(Self.pages[2], into: "accounts", options: Self.options) }
         #expect(
-            try !store.write { try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", mergeMode: .overwrite) }
+            try !store.write { try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite) }
         )
         #expect(try Self.indexes(temporary.path).count == 8)
         #expect(try store.read { try $0.bulkLoad(of: "accounts") } == nil)
@@ -185,7 +185,7 @@ struct BulkLoadTests {
         defer { temporary.remove() }
         let store = temporary.store
         #expect(
-            try store.write { try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", mergeMode: .overwrite) }
+            try store.write { try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite) }
         )
         try store.write { _ = try $0.upsertPage(Self.pages[0], into: "accounts", options: Self.options) }
         try store.write { _ = try $0.upsertPage(Self.pages[1], into: "accounts", options: Self.options) }
@@ -204,7 +204,7 @@ struct BulkLoadTests {
         defer { temporary.remove() }
         #expect(
             try temporary.store.write {
-                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", mergeMode: .overwrite)
+                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite)
             }
         )
         try temporary.store.write { _ = try $0.upsertPage(Self.pages[0], into: "accounts", options: Self.options) }

@@ -52,7 +52,7 @@ struct DirectPageUpsertTests {
             let upsert = DirectPageUpsert(
                 keyPath: "Id",
                 syncID: syncID,
-                leaveIfChanged: leaveIfChanged,
+                localEntries: leaveIfChanged ? .keep : .overwrite,
                 modificationDateField: "LastModifiedDate",
                 fetchedBySyncID: syncID
             )
@@ -60,7 +60,7 @@ struct DirectPageUpsertTests {
             let fallback = BatchUpsert(
                 key: .path("Id"),
                 control: .serverRecord(syncID: syncID),
-                leaveIfChanged: leaveIfChanged,
+                localEntries: leaveIfChanged ? .keep : .overwrite,
                 modificationDateField: "LastModifiedDate"
             )
             _ = try fallback.run(writer.db, layout: layout, source: page, now: now)
@@ -71,7 +71,7 @@ struct DirectPageUpsertTests {
             let upsert = BatchUpsert(
                 key: .path("Id"),
                 control: .serverRecord(syncID: syncID),
-                leaveIfChanged: leaveIfChanged,
+                localEntries: leaveIfChanged ? .keep : .overwrite,
                 modificationDateField: "LastModifiedDate"
             )
             let result = try upsert.run(writer.db, layout: try writer.layout("mixed"), source: page, now: now)

@@ -22,8 +22,8 @@ struct PagePreviewTests {
         return temporary
     }
 
-    @Test(arguments: [MergeMode.overwrite, .leaveIfChanged])
-    func countsWhatUpsertPageThenDoes(mode: MergeMode) throws {
+    @Test(arguments: LocalEntries.allCases)
+    func countsWhatUpsertPageThenDoes(mode: LocalEntries) throws {
         let temporary = try storeWithLocalChange()
         defer { temporary.remove() }
         let store = temporary.store
@@ -31,7 +31,7 @@ struct PagePreviewTests {
         let records =
             "[" + (1..<5).map { TestFixtures.account($0) }.joined(separator: ",") + ","
             + TestFixtures.account(3) + "]"
-        let options = PageUpsertOptions(mergeMode: mode)
+        let options = PageUpsertOptions(localEntries: mode)
         let stamp = try Data(contentsOf: URL(fileURLWithPath: temporary.path + "-wal"))
 
         let preview = try store.read {
@@ -45,13 +45,13 @@ struct PagePreviewTests {
         #expect(preview.updated == result.updated)
         #expect(preview.skipped == result.skipped)
         #expect(preview.inserted == 2)
-        #expect(preview.skipped == (mode == .leaveIfChanged ? 1 : 0))
+        #expect(preview.skipped == (mode == .keep ? 1 : 0))
         #expect(
             preview.records == [
                 PageRecordPreview(
                     recordID: "001000000000001",
                     entryID: 2,
-                    action: mode == .leaveIfChanged ? .skip : .update
+                    action: mode == .keep ? .skip : .update
                 ),
                 PageRecordPreview(recordID: "001000000000002", entryID: 3, action: .update),
                 PageRecordPreview(recordID: "001000000000004", entryID: nil, action: .insert),

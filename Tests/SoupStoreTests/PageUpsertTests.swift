@@ -51,7 +51,7 @@ struct PageUpsertTests {
             try writer.upsertPage(
                 page(TestFixtures.accountRecords(1..<4)),
                 into: "accounts",
-                options: PageUpsertOptions(mergeMode: .overwrite)
+                options: PageUpsertOptions(localEntries: .overwrite)
             )
         }
         #expect(result.inserted == 1 && result.updated == 2 && result.skipped == 0)
@@ -78,7 +78,7 @@ struct PageUpsertTests {
             try writer.upsertPage(
                 page(TestFixtures.accountRecords(0..<4)),
                 into: "accounts",
-                options: PageUpsertOptions(mergeMode: .leaveIfChanged)
+                options: PageUpsertOptions(localEntries: .keep)
             )
         }
         #expect(result.inserted == 1 && result.updated == 1 && result.skipped == 2)

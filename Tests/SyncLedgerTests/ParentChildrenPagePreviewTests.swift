@@ -21,7 +21,7 @@ struct ParentChildrenPagePreviewTests {
         ),
     ]
 
-    private func options(leavesChangedTrees: Bool) -> ParentChildrenPageOptions {
+    private func options(localEntries: LocalEntries) -> ParentChildrenPageOptions {
         ParentChildrenPageOptions(
             parentSoup: "accounts",
             parentIDPath: "Id",
@@ -29,7 +29,7 @@ struct ParentChildrenPagePreviewTests {
             childSoup: "contacts",
             childIDPath: "Id",
             parentIDFieldOnChild: "AccountId",
-            leavesChangedTrees: leavesChangedTrees,
+            localEntries: localEntries,
             syncID: 1
         )
     }
@@ -49,12 +49,12 @@ struct ParentChildrenPagePreviewTests {
         return #"{"totalSize":3,"done":true,"records":[\#(accounts.joined(separator: ","))]}"#
     }
 
-    @Test(arguments: [false, true])
-    func splitsThePageAsUpsertChildrenThenDoes(leavesChangedTrees: Bool) throws {
+    @Test(arguments: LocalEntries.allCases)
+    func splitsThePageAsUpsertChildrenThenDoes(localEntries: LocalEntries) throws {
         let temporary = try TemporaryStore(soups: Self.soups)
         defer { temporary.remove() }
         let store = temporary.store
-        let options = options(leavesChangedTrees: leavesChangedTrees)
+        let options = options(localEntries: localEntries)
         try store.write { writer in
             let first = try writer.upsertChildren(ofParentsPage: page("first"), options: options)
             _ = try writer.upsertPage(first.parentsPage, into: "accounts")
@@ -82,7 +82,7 @@ struct ParentChildrenPagePreviewTests {
                 in: "contacts",
                 options: PageUpsertOptions(
                     externalIDPath: "Id",
-                    mergeMode: leavesChangedTrees ? .leaveIfChanged : .overwrite
+                    localEntries: localEntries
                 )
             )
         }
@@ -94,7 +94,7 @@ struct ParentChildrenPagePreviewTests {
         #expect(preview.moreChildren == result.moreChildren)
         #expect(children.inserted + children.updated == result.childrenSaved)
         #expect(preview.childrenSkipped + children.skipped == result.childrenSkipped)
-        if leavesChangedTrees {
+        if localEntries == .keep {
             #expect(preview.protectedByChildren == 1 && preview.childrenSkipped == 4)
             #expect(preview.protectedParents.map(\.recordID) == ["0011"])
             #expect(preview.protectedParents.allSatisfy { $0.entryID != nil && $0.action == .skip })
@@ -115,7 +115,7 @@ struct ParentChildrenPagePreviewTests {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
         let preview = try temporary.store.read { reader in
-            try reader.previewChildren(ofParentsPage: page("new"), options: options(leavesChangedTrees: true))
+            try reader.previewChildren(ofParentsPage: page("new"), options: options(localEntries: .keep))
         }
         #expect(preview.protectedByChildren == 0 && preview.childrenSkipped == 0)
         let children = try temporary.store.read { try $0.previewPage(preview.childrenPage, in: "contacts") }
@@ -125,7 +125,7 @@ struct ParentChildrenPagePreviewTests {
             try reader.childrenPage(
                 #"{"records":[{"Id":"00399"}]}"#,
                 ofParent: "0019",
-                options: options(leavesChangedTrees: true)
+                options: options(localEntries: .keep)
             )
         }
         #expect(saved == #"[{"Id":"00399","AccountId":"0019"}]"#)

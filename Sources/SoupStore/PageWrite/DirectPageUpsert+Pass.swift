@@ -220,7 +220,7 @@ extension DirectPageUpsert {
             var highestExisting: Int64 = 0
             var latest: Slice?
             for record in 0..<count where isLast[record] {
-                if upsert.leaveIfChanged, existing[record] != nil, isLocal[record] {
+                if upsert.localEntries.skips(matched: existing[record] != nil, entryIsLocal: isLocal[record]) {
                     result.skipped += 1
                     continue
                 }

@@ -17,7 +17,8 @@ struct DirectPageUpsert {
     var keyPath: String
     /// Written as `__sync_id__` when set.
     var syncID: Int64?
-    var leaveIfChanged: Bool
+    /// What happens to stored entries with local changes.
+    var localEntries: LocalEntries
     var modificationDateField: String?
     /// When set, every record of the page is also remembered in `syncrun_record_syncs` as fetched
     /// by this sync (what `recordFetchedIDs` does).

@@ -44,7 +44,7 @@ package enum BulkLoadTables {
                 soupName: soup,
                 syncID: row[0],
                 keyPath: row[1],
-                leavesIfChanged: row[2],
+                localEntries: (row[2] as Bool) ? .keep : .overwrite,
                 processID: row[3],
                 hostName: row[4]
             )
@@ -60,8 +60,8 @@ public struct BulkLoad: Sendable, Hashable {
     public var syncID: Int64
     /// The id path records are merged by.
     public var keyPath: String
-    /// Whether a merged record with local changes is kept (`LEAVE_IF_CHANGED`).
-    public var leavesIfChanged: Bool
+    /// What happens to a merged entry with local changes (the sync's merge mode).
+    public var localEntries: LocalEntries
     /// The loading process.
     public var processID: Int32
     /// The loading process's host.
@@ -77,7 +77,9 @@ extension SoupWriter {
     /// Call ``finishBulkLoad(of:)`` before marking the sync done.
     ///
     /// - Throws: `SoupStoreError` (`.unknownSoup`, `.sqlite`).
-    public func beginBulkLoad(into soup: String, syncID: Int64, keyPath: String, mergeMode: MergeMode) throws -> Bool {
+    public func beginBulkLoad(into soup: String, syncID: Int64, keyPath: String, localEntries: LocalEntries) throws
+        -> Bool
+    {
         let layout = try layout(soup)
         guard !layout.hasFullTextTable, SoupPath.isValid(keyPath), !keyPath.contains("."),
             let key = layout.index(forPath: keyPath), key.hasColumn
@@ -91,7 +93,7 @@ extension SoupWriter {
         try db.execute(
             sql: "INSERT INTO \(BulkLoadTables.loads) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [
-                soup, syncID, keyPath, mergeMode == .leaveIfChanged, ProcessInfo.processInfo.processIdentifier,
+                soup, syncID, keyPath, localEntries == .keep, ProcessInfo.processInfo.processIdentifier,
                 BulkLoadTables.hostName,
             ]
         )
@@ -154,7 +156,7 @@ extension SoupWriter {
                 """
         )
         guard !groups.isEmpty else { return 0 }
-        let isLocal = ControlFields.predicate(ControlFields.local, is: true, in: layout, table: table)
+        let protected = load.localEntries.protectedEntryCondition(in: layout, table: table)
         let assignments = layout.columns.map { "\($0.columnName) = last.\($0.columnName)" }.joined(separator: ", ")
         var merged = 0
         for group in groups {
@@ -162,10 +164,10 @@ extension SoupWriter {
             guard let first = ids.first, let last = ids.last, ids.count > 1 else { continue }
             var keep = first
             var source: Int64? = last
-            if load.leavesIfChanged,
+            if let protected,
                 let local = try Int64.fetchOne(
                     db,
-                    sql: "SELECT min(id) FROM \(table) WHERE id IN (\(group)) AND \(isLocal)"
+                    sql: "SELECT min(id) FROM \(table) WHERE id IN (\(group)) AND \(protected)"
                 )
             {
                 keep = local

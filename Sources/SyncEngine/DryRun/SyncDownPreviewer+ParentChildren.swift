@@ -28,15 +28,14 @@ extension SyncDownPreviewer {
         into preview: inout SyncPreview
     ) async throws -> Bool {
         let options = trees.pageOptions(syncID: syncID ?? -1)
-        let mergeMode: MergeMode = options.leavesChangedTrees ? .leaveIfChanged : .overwrite
         let childOptions = PageUpsertOptions(
             externalIDPath: options.childIDPath,
-            mergeMode: mergeMode,
+            localEntries: options.localEntries,
             modificationDateField: nil
         )
         let parentOptions = PageUpsertOptions(
             externalIDPath: options.parentIDPath,
-            mergeMode: mergeMode,
+            localEntries: options.localEntries,
             modificationDateField: nil
         )
         let (store, childSoup, parentSoup) = (self.store, options.childSoup, options.parentSoup)

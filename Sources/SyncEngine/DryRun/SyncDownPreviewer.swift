@@ -49,7 +49,7 @@ struct SyncDownPreviewer: Sendable {
         }
 
         let before = org.statistics()
-        let mergeMode = definition.options.storeMergeMode
+        let localEntries = definition.options.mergeMode.localEntries
         var stopped = stop.isStopRequested
         if !stopped, let trees = fetcher as? ParentChildrenDownFetcher {
             do {
@@ -72,7 +72,7 @@ struct SyncDownPreviewer: Sendable {
                     let destination = fetcher.destination(of: page)
                     let options = PageUpsertOptions(
                         externalIDPath: destination.idFieldName,
-                        mergeMode: mergeMode,
+                        localEntries: localEntries,
                         modificationDateField: nil
                     )
                     preview.pages += 1

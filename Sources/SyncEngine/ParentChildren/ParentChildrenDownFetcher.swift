@@ -40,7 +40,7 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
     let syncName: String
     let target: ParentChildrenSyncDownTarget
     let queries: ParentChildrenQueries
-    let mergeMode: StoreMergeMode
+    let localEntries: LocalEntries
 
     var soupName: String { target.parent.soupName }
     var idFieldName: String { target.parent.idFieldName }
@@ -51,10 +51,10 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
     /// Prepares the target's queries.
     ///
     /// - Throws: `SyncEngineError` `.invalidTarget` when `parentSoqlFilter` does not parse.
-    init(syncName: String, target: ParentChildrenSyncDownTarget, mergeMode: StoreMergeMode) throws {
+    init(syncName: String, target: ParentChildrenSyncDownTarget, localEntries: LocalEntries) throws {
         self.syncName = syncName
         self.target = target
-        self.mergeMode = mergeMode
+        self.localEntries = localEntries
         queries = try ParentChildrenQueries(syncName: syncName, target: target)
     }
 
@@ -67,7 +67,7 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
             childSoup: target.children.soupName,
             childIDPath: target.children.idFieldName,
             parentIDFieldOnChild: target.children.parentIdFieldName,
-            leavesChangedTrees: mergeMode == .leaveIfChanged,
+            localEntries: localEntries,
             syncID: syncID,
             parentModificationDatePath: target.parent.modificationDateFieldName,
             childModificationDatePath: target.children.modificationDateFieldName
