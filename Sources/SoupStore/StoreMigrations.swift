@@ -26,7 +26,7 @@ enum StoreMigrations {
                     pid INTEGER NOT NULL, host TEXT NOT NULL);
                     CREATE TABLE IF NOT EXISTS \(BulkLoadTables.pending) (soup_name TEXT NOT NULL, \
                     record_id TEXT NOT NULL, sync_id INTEGER NOT NULL);
-                    CREATE TABLE IF NOT EXISTS \(OrgBindingTable.name) (id INTEGER PRIMARY KEY CHECK (id = 1), \
+                    CREATE TABLE IF NOT EXISTS syncrun_org_binding (id INTEGER PRIMARY KEY CHECK (id = 1), \
                     org_id TEXT NOT NULL, user_id TEXT NOT NULL, org_name TEXT NOT NULL, \
                     instance_url TEXT NOT NULL, bound_at INTEGER NOT NULL);
                     """

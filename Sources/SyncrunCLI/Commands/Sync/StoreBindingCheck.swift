@@ -2,6 +2,7 @@ import Foundation
 import OrgAccess
 import OrgClient
 import SoupStore
+import SyncLedger
 
 /// A store belongs to one org and user: the first sync records them; a sync against another org
 /// or user is refused (status 2) before any store write; a store made before stores recorded

@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// The org and user a store belongs to: recorded by its first sync, so that a later sync against
 /// another org or user is refused before ids and watermarks cross orgs (as the Mobile SDK keeps
@@ -36,9 +37,9 @@ public struct StoreOrgBinding: Sendable, Hashable {
     }
 }
 
+/// The binding's table, created by the ledger's first schema step (``LedgerSchema``).
 enum OrgBindingTable {
     static let name = "syncrun_org_binding"
-
 }
 
 extension SoupReader {
