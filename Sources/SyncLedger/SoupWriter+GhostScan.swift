@@ -159,6 +159,15 @@ extension SoupWriter {
     private func cleanGhosts(of soup: String, idPath: String, syncID: Int64) throws -> GhostCleaningResult {
         let layout = try layout(soup)
         try SoupPath.validate(idPath)
+        return try deleteUnseen(in: soup, layout: layout, idPath: idPath, syncID: syncID)
+    }
+
+    /// The clean entries of `soup` that sync `syncID` fetched and its scan did not see lose this
+    /// sync, and are deleted when no other sync fetched them (§6); shared by the flat and the
+    /// parent/children passes. Uses `temp.syncrun_ghosts`, which the caller creates and empties.
+    func deleteUnseen(in soup: String, layout: SoupLayout, idPath: String, syncID: Int64) throws
+        -> GhostCleaningResult
+    {
         let tracked = RecordSyncsTable.name
         let candidates = GhostCandidates(layout: layout, idPath: idPath)
         try db.execute(sql: "DELETE FROM temp.syncrun_ghosts")

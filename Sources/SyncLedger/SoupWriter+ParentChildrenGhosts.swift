@@ -124,38 +124,8 @@ extension SoupWriter {
                 """,
             arguments: [syncID]
         )
-        let tracked = RecordSyncsTable.name
-        let candidates = GhostCandidates(layout: layout, idPath: childIDPath)
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS syncrun_ghosts (eid INTEGER PRIMARY KEY, record_id TEXT)")
-        try db.execute(sql: "DELETE FROM temp.syncrun_ghosts")
         defer { try? db.execute(sql: "DELETE FROM temp.syncrun_ghosts") }
-        try db.execute(
-            sql: """
-                INSERT INTO temp.syncrun_ghosts (eid, record_id)
-                SELECT id, \(candidates.idColumn) FROM \(layout.tableName) WHERE \(candidates.condition)
-                AND NOT EXISTS (SELECT 1 FROM \(GhostScanTable.name) s WHERE s.sync_id = ?2 \
-                AND s.record_id = \(candidates.idColumn))
-                """,
-            arguments: [childSoup, syncID]
-        )
-        let notReturned = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.syncrun_ghosts") ?? 0
-        try db.execute(
-            sql: """
-                DELETE FROM \(tracked) WHERE soup_name = ? AND sync_id = ? \
-                AND record_id IN (SELECT record_id FROM temp.syncrun_ghosts)
-                """,
-            arguments: [childSoup, syncID]
-        )
-        try GhostCheckTable.releaseGoneRecords(db, soup: childSoup, syncID: syncID)
-        let orphans = try Int64.fetchAll(
-            db,
-            sql: """
-                SELECT eid FROM temp.syncrun_ghosts g \
-                WHERE NOT EXISTS (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ? AND t.record_id = g.record_id)
-                """,
-            arguments: [childSoup]
-        )
-        let deleted = try deleteEntries(orphans, from: childSoup)
-        return GhostCleaningResult(notReturned: notReturned, deleted: deleted, keptForOtherSyncs: notReturned - deleted)
+        return try deleteUnseen(in: childSoup, layout: layout, idPath: childIDPath, syncID: syncID)
     }
 }

@@ -377,21 +377,7 @@ struct SyncUpRunner: Sendable {
             let attempt = (SyncUpCreateIntent(in: record.fields)?.attempt ?? 0) + 1
             intents[record.entryID] = SyncUpCreateIntent(at: now, attempt: attempt, fields: fields)
         }
-        guard !intents.isEmpty else { return }
-        let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
-        let stamps = try await Self.writeIntents(
-            intents,
-            field: SyncUpCreateIntent.field,
-            read: read,
-            soup: soup,
-            store: store
-        )
-        for index in batch.indices {
-            let entryID = batch[index].entryID
-            guard let intent = intents[entryID] else { continue }
-            batch[index].fields[SyncUpCreateIntent.field] = intent.value
-            if let stamp = stamps[entryID] { batch[index].storedLastModified = stamp }
-        }
+        try await writeIntents(intents, field: SyncUpCreateIntent.field, into: &batch, soup: soup)
     }
 
     /// Writes an update intent (``SyncUpUpdateIntent``) on every record of `batch` in `sending`
@@ -419,19 +405,25 @@ struct SyncUpRunner: Sendable {
             let attempt = (SyncUpUpdateIntent.intent(in: record.fields)?.attempt ?? 0) + 1
             intents[record.entryID] = SyncUpCreateIntent(at: now, attempt: attempt, fields: fields)
         }
+        try await writeIntents(intents, field: SyncUpUpdateIntent.field, into: &batch, soup: soup)
+    }
+
+    /// Writes `intents` into their entries' `field` (``writeIntents(_:field:read:soup:store:)``)
+    /// and into `batch`, whose `storedLastModified` follow the write where the app did not edit
+    /// the entry meanwhile; nothing when there is no intent.
+    private func writeIntents(
+        _ intents: [Int64: SyncUpCreateIntent],
+        field: String,
+        into batch: inout [SyncUpRecord],
+        soup: String
+    ) async throws {
         guard !intents.isEmpty else { return }
         let read = Dictionary(uniqueKeysWithValues: batch.map { ($0.entryID, $0.storedLastModified) })
-        let stamps = try await Self.writeIntents(
-            intents,
-            field: SyncUpUpdateIntent.field,
-            read: read,
-            soup: soup,
-            store: store
-        )
+        let stamps = try await Self.writeIntents(intents, field: field, read: read, soup: soup, store: store)
         for index in batch.indices {
             let entryID = batch[index].entryID
             guard let intent = intents[entryID] else { continue }
-            batch[index].fields[SyncUpUpdateIntent.field] = intent.value
+            batch[index].fields[field] = intent.value
             if let stamp = stamps[entryID] { batch[index].storedLastModified = stamp }
         }
     }
