@@ -35,16 +35,16 @@ public final class SoupStore: Sendable {
     public let tightenedFiles: [String]
 
     /// Opens the store at `path`, creating the file (mode 0600, parent directories 0700) and the
-    /// bookkeeping tables when missing, applying the schema steps the file lacks (the store's own,
-    /// then `migrations`), and finishing any alter-soup operation or bulk load an earlier (killed)
-    /// run left unfinished. An existing file readable by others is made private (0600), with a
+    /// SmartStore's tables when missing, applying the schema steps of `migrations` the file lacks
+    /// (the tables of the layer that opens it), and finishing any alter-soup operation an earlier
+    /// (killed) run left unfinished. An existing file readable by others is made private (0600), with a
     /// notice in the log.
     ///
     /// - Parameters:
     ///   - path: The SQLite file.
     ///   - logger: Receives debug-level records of schema changes; none when `nil`.
-    ///   - migrations: The schema steps of the layer that opens the store, applied after the
-    ///     store's own (the sync ledger passes its tables' steps).
+    ///   - migrations: The schema steps of the layer that opens the store (the sync ledger passes
+    ///     its tables' steps; the store has none of its own beside SmartStore's format).
     /// - Throws: `SoupStoreError` (`.encryptedStore`, `.notASmartStore`, `.newerStore`,
     ///   `.foreignOperation`, `.io`, `.sqlite`).
     public convenience init(path: String, logger: Logger? = nil, migrations: VersionedDatabase = VersionedDatabase([]))
@@ -78,7 +78,7 @@ public final class SoupStore: Sendable {
         } else {
             tightenedFiles = try StoreFile.prepare(path, logger: self.logger)
         }
-        let versions = StoreMigrations.steps.followed(by: migrations)
+        let versions = migrations
         // A newer syncrun's file is refused before the writable open, which writes to the file
         // (GRDB's pool makes sure the WAL exists with an empty write transaction).
         if !readOnly { try Self.mapErrors(path: path) { try versions.refuseNewer(fileAt: path) } }
@@ -124,7 +124,6 @@ public final class SoupStore: Sendable {
             )
         }
         try SoupStore.resumeUnfinishedOperations(self)
-        try finishAbandonedBulkLoads()
     }
 
     /// Opens a store on a read-only medium, where SQLite cannot create the `-shm` file WAL readers

@@ -9,10 +9,10 @@ public struct PageUpsertOptions: Sendable, Hashable {
     /// The field whose maximum over saved records is reported (default `LastModifiedDate`);
     /// `nil` to skip.
     public var modificationDateField: String?
-    /// Whether to also remember, in the same statements pass, that `syncID` fetched every record
-    /// of the page (what ``SoupWriter/recordFetchedIDs(of:in:idPath:syncID:)`` does with
-    /// `externalIDPath`), saving a second pass over the page. Ignored without a `syncID`.
-    public var recordsFetchedIDs: Bool
+    /// When set, the key of every record of the page (kept, skipped or repeated) also goes to this
+    /// table of the caller's, in the same statements pass and transaction (the sync ledger's
+    /// record of which sync fetched which record).
+    public var keys: PageKeysTarget?
 
     /// Creates options; defaults match MobileSync's.
     public init(
@@ -20,13 +20,13 @@ public struct PageUpsertOptions: Sendable, Hashable {
         localEntries: LocalEntries = .overwrite,
         syncID: Int64? = nil,
         modificationDateField: String? = "LastModifiedDate",
-        recordsFetchedIDs: Bool = false
+        keys: PageKeysTarget? = nil
     ) {
         self.externalIDPath = externalIDPath
         self.localEntries = localEntries
         self.syncID = syncID
         self.modificationDateField = modificationDateField
-        self.recordsFetchedIDs = recordsFetchedIDs
+        self.keys = keys
     }
 }
 
@@ -80,50 +80,66 @@ extension SoupWriter {
     public func upsertPage(_ page: String, into soup: String, options: PageUpsertOptions = PageUpsertOptions())
         throws -> PageUpsertResult
     {
-        let syncID = options.syncID.flatMap { $0 >= 0 ? $0 : nil }
         let layout = try layout(soup)
         let now = Self.now()
-        let fetchedBy = options.recordsFetchedIDs ? options.syncID : nil
-        // A bulk load of this soup (docs/store.md): this sync's pages skip the lookups; anything
-        // else first ends the load, so that it finds the soup merged and indexed.
-        var isBulkLoad = false
-        if let load = try BulkLoadTables.load(db, soup: soup) {
-            if load.syncID == syncID, load.keyPath == options.externalIDPath, fetchedBy != nil {
-                isBulkLoad = true
-            } else {
-                try finishBulkLoad(of: soup)
-            }
+        if let result = try directUpsert(options, appendsWithoutLookup: false).run(
+            db,
+            layout: layout,
+            page: page,
+            now: now
+        ) {
+            return PageUpsertResult(result)
         }
-        var direct = DirectPageUpsert(
-            keyPath: options.externalIDPath,
-            syncID: syncID,
-            localEntries: options.localEntries,
-            modificationDateField: options.modificationDateField,
-            fetchedBySyncID: fetchedBy
-        )
-        direct.isBulkLoad = isBulkLoad
-        if let result = try direct.run(db, layout: layout, page: page, now: now) {
-            return PageUpsertResult(
-                inserted: result.inserted,
-                updated: result.updated,
-                skipped: result.skipped,
-                maxModificationDate: result.maxModificationDate
-            )
-        }
-        // Pages of another shape (or in error): set-based SQL over the page text, which looks
-        // records up (so a bulk load ends first).
-        if isBulkLoad { try finishBulkLoad(of: soup) }
+        // Pages of another shape (or in error): set-based SQL over the page text.
         let upsert = BatchUpsert(
             key: .path(options.externalIDPath),
-            control: .serverRecord(syncID: syncID),
+            control: .serverRecord(syncID: Self.syncID(options)),
             localEntries: options.localEntries,
             modificationDateField: options.modificationDateField
         )
         let result = try upsert.run(db, layout: layout, source: page, now: now)
-        if let fetchedBy {
-            try recordFetchedIDs(of: page, in: soup, idPath: options.externalIDPath, syncID: fetchedBy)
+        if let keys = options.keys {
+            try SoupPath.validate(options.externalIDPath)
+            try keys.insertKeys(db, of: page, soup: soup, keyPath: options.externalIDPath)
         }
-        return PageUpsertResult(
+        return PageUpsertResult(result)
+    }
+
+    /// Appends one page of server records to a soup that holds none of them (a bulk load whose SQL
+    /// indexes are suspended, ``suspendIndexes(of:)``): as ``upsertPage(_:into:options:)`` but with
+    /// nothing looked up, every record inserted; a key that comes on two pages is stored twice,
+    /// until ``rebuildIndexes(of:mergingBy:localEntries:)`` merges them. Returns `nil`, having
+    /// written nothing, for a page or soup this one-pass write does not handle: write it with
+    /// `upsertPage` once the indexes are back.
+    ///
+    /// - Throws: As `upsertPage`.
+    public func appendPage(_ page: String, into soup: String, options: PageUpsertOptions) throws -> PageUpsertResult? {
+        let layout = try layout(soup)
+        let direct = directUpsert(options, appendsWithoutLookup: true)
+        return try direct.run(db, layout: layout, page: page, now: Self.now()).map(PageUpsertResult.init)
+    }
+
+    private func directUpsert(_ options: PageUpsertOptions, appendsWithoutLookup: Bool) -> DirectPageUpsert {
+        var direct = DirectPageUpsert(
+            keyPath: options.externalIDPath,
+            syncID: Self.syncID(options),
+            localEntries: options.localEntries,
+            modificationDateField: options.modificationDateField,
+            keys: options.keys
+        )
+        direct.appendsWithoutLookup = appendsWithoutLookup
+        return direct
+    }
+
+    /// The sync id written as `__sync_id__`: none when absent or negative.
+    private static func syncID(_ options: PageUpsertOptions) -> Int64? {
+        options.syncID.flatMap { $0 >= 0 ? $0 : nil }
+    }
+}
+
+extension PageUpsertResult {
+    init(_ result: BatchUpsert.Result) {
+        self.init(
             inserted: result.inserted,
             updated: result.updated,
             skipped: result.skipped,

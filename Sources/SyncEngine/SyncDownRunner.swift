@@ -199,8 +199,7 @@ struct SyncDownRunner: Sendable {
                 externalIDPath: destination.idFieldName,
                 localEntries: localEntries,
                 syncID: progress.state.id,
-                modificationDateField: destination.modificationDateFieldName,
-                recordsFetchedIDs: true
+                modificationDateField: destination.modificationDateFieldName
             )
             return (page: page, soup: destination.soupName, options: options)
         }
@@ -210,7 +209,7 @@ struct SyncDownRunner: Sendable {
             var state: StoredSyncState?
             for (page, soup, options) in work {
                 // Also remembers the page's records as fetched by this sync (syncrun_record_syncs).
-                let result = try writer.upsertPage(page.json, into: soup, options: options)
+                let result = try writer.upsertFetchedPage(page.json, into: soup, options: options)
                 let latest: Int64? =
                     if let computed = page.latestModification {
                         computed

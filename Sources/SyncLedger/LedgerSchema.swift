@@ -9,11 +9,33 @@ import SoupStore
 /// ledger's writers rely on its tables existing. The steps are named and ordered; a shipped step
 /// is never edited or renamed, a change is a new step appended to ``migrations``.
 ///
-/// `ledger-1` adopts files written before syncrun versioned its tables (up to commit a4b5152),
-/// which created them on first use: it creates each one only when missing.
+/// `store-1` and `ledger-1` adopt files written before syncrun versioned its tables (up to commit
+/// a4b5152), which created them on first use: they create each one only when missing. `store-1`
+/// keeps the name it shipped with (files record it), from when the store module created the
+/// record-syncs, bulk-load and org-binding tables; they are the ledger's now. Its SQL spells the
+/// table names out, as a shipped step must never change with a renamed constant.
 public enum LedgerSchema {
-    /// The ledger's steps, applied after the store's own.
+    /// The ledger's steps, in order.
     public static let migrations = VersionedDatabase([
+        .init("store-1-record-syncs-bulk-loads-org-binding") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS syncrun_record_syncs (soup_name TEXT NOT NULL, \
+                    record_id TEXT NOT NULL, sync_id INTEGER NOT NULL, \
+                    PRIMARY KEY (soup_name, record_id, sync_id)) WITHOUT ROWID;
+                    CREATE INDEX IF NOT EXISTS syncrun_record_syncs_by_sync \
+                    ON syncrun_record_syncs (sync_id, soup_name);
+                    CREATE TABLE IF NOT EXISTS syncrun_bulk_loads (soup_name TEXT PRIMARY KEY NOT NULL, \
+                    sync_id INTEGER NOT NULL, key_path TEXT NOT NULL, leave_if_changed INTEGER NOT NULL, \
+                    pid INTEGER NOT NULL, host TEXT NOT NULL);
+                    CREATE TABLE IF NOT EXISTS syncrun_pending_record_syncs (soup_name TEXT NOT NULL, \
+                    record_id TEXT NOT NULL, sync_id INTEGER NOT NULL);
+                    CREATE TABLE IF NOT EXISTS syncrun_org_binding (id INTEGER PRIMARY KEY CHECK (id = 1), \
+                    org_id TEXT NOT NULL, user_id TEXT NOT NULL, org_name TEXT NOT NULL, \
+                    instance_url TEXT NOT NULL, bound_at INTEGER NOT NULL);
+                    """
+            )
+        },
         .init("ledger-1-ghost-scans-locks-plan-journal-bulk-jobs") { db in
             try db.execute(
                 sql: """
@@ -31,7 +53,7 @@ public enum LedgerSchema {
                     locator TEXT, created_at INTEGER NOT NULL);
                     """
             )
-        }
+        },
     ])
 }
 
@@ -41,7 +63,9 @@ extension SoupStore {
     ///
     /// - Throws: `SoupStoreError` as ``SoupStore/init(path:logger:migrations:)``.
     public static func ledger(path: String, logger: Logger? = nil) throws -> SoupStore {
-        try SoupStore(path: path, logger: logger, migrations: LedgerSchema.migrations)
+        let store = try SoupStore(path: path, logger: logger, migrations: LedgerSchema.migrations)
+        try store.finishAbandonedBulkLoads()
+        return store
     }
 
     /// Opens the existing store at `path` for reading only, with the ledger's steps known (a file

@@ -38,7 +38,8 @@ struct DirectPageUpsertTests {
     }
 
     /// Applies `page` to `direct` through DirectPageUpsert and to `sql` through BatchUpsert +
-    /// recordFetchedIDs; returns whether the direct path handled it.
+    /// the set-based key insert, both with the record-syncs table as the page's keys target;
+    /// returns whether the direct path handled it.
     static func apply(
         _ page: String,
         direct: SoupStore,
@@ -47,6 +48,10 @@ struct DirectPageUpsertTests {
         syncID: Int64 = 4
     ) throws -> Bool {
         let now: Int64 = 1_700_000_000_123
+        let keys = PageKeysTarget(
+            insertSQL: "INSERT OR IGNORE INTO syncrun_record_syncs (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)",
+            value: syncID
+        )
         let first = try direct.write { writer -> BatchUpsert.Result? in
             let layout = try writer.layout("mixed")
             let upsert = DirectPageUpsert(
@@ -54,7 +59,7 @@ struct DirectPageUpsertTests {
                 syncID: syncID,
                 localEntries: leaveIfChanged ? .keep : .overwrite,
                 modificationDateField: "LastModifiedDate",
-                fetchedBySyncID: syncID
+                keys: keys
             )
             if let result = try upsert.run(writer.db, layout: layout, page: page, now: now) { return result }
             let fallback = BatchUpsert(
@@ -64,7 +69,7 @@ struct DirectPageUpsertTests {
                 modificationDateField: "LastModifiedDate"
             )
             _ = try fallback.run(writer.db, layout: layout, source: page, now: now)
-            try writer.recordFetchedIDs(of: page, in: "mixed", idPath: "Id", syncID: syncID)
+            try keys.insertKeys(writer.db, of: page, soup: "mixed", keyPath: "Id")
             return nil
         }
         let second = try sql.write { writer -> BatchUpsert.Result in
@@ -75,7 +80,7 @@ struct DirectPageUpsertTests {
                 modificationDateField: "LastModifiedDate"
             )
             let result = try upsert.run(writer.db, layout: try writer.layout("mixed"), source: page, now: now)
-            try writer.recordFetchedIDs(of: page, in: "mixed", idPath: "Id", syncID: syncID)
+            try keys.insertKeys(writer.db, of: page, soup: "mixed", keyPath: "Id")
             return result
         }
         if let first {

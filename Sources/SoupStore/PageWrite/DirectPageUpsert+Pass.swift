@@ -45,7 +45,7 @@ extension DirectPageUpsert {
 
         mutating func run(_ db: Database) throws -> BatchUpsert.Result? {
             guard classify() else { return nil }
-            if upsert.isBulkLoad {
+            if upsert.appendsWithoutLookup {
                 existing = Array(repeating: nil, count: keys.count)
                 isLocal = Array(repeating: false, count: keys.count)
                 unchanged = Array(repeating: 0, count: keys.count)
@@ -301,8 +301,8 @@ extension DirectPageUpsert {
                     arguments: [ids]
                 )
             }
-            if let syncID = upsert.fetchedBySyncID {
-                try rememberFetched(db, syncID: syncID)
+            if let target = upsert.keys {
+                try insertKeys(db, into: target)
             }
             return result
         }
@@ -386,20 +386,12 @@ extension DirectPageUpsert {
             }
         }
 
-        /// `syncrun_record_syncs` rows for every record of the page (kept, skipped or duplicate),
-        /// as `recordFetchedIDs` writes them: the key as text (pending rows in a bulk load).
-        private func rememberFetched(_ db: Database, syncID: Int64) throws {
-            let sql: String
-            if upsert.isBulkLoad {
-                // Appended in page order; sorted into syncrun_record_syncs when the load finishes.
-                sql = "INSERT INTO \(BulkLoadTables.pending) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
-            } else {
-                sql =
-                    "INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
-            }
-            let insert = try RawStatement(db, sql: sql)
+        /// The caller's rows for every record of the page (kept, skipped or duplicate), the key
+        /// bound as text from the page's bytes.
+        private func insertKeys(_ db: Database, into target: PageKeysTarget) throws {
+            let insert = try RawStatement(db, sql: target.insertSQL)
             insert.bind(1, string: layout.name)
-            insert.bind(3, integer: syncID)
+            insert.bind(3, integer: target.value)
             for key in keys {
                 insert.bind(2, text: key.pointer, count: key.count)
                 try insert.run()

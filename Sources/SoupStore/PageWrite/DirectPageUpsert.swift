@@ -20,13 +20,11 @@ struct DirectPageUpsert {
     /// What happens to stored entries with local changes.
     var localEntries: LocalEntries
     var modificationDateField: String?
-    /// When set, every record of the page is also remembered in `syncrun_record_syncs` as fetched
-    /// by this sync (what `recordFetchedIDs` does).
-    var fetchedBySyncID: Int64?
-    /// A bulk load into a soup that held none of these records (``SoupWriter/beginBulkLoad``):
-    /// nothing is looked up (every kept record is inserted) and the fetched ids go to the pending
-    /// table, to be merged and indexed by ``SoupWriter/finishBulkLoad(of:)``.
-    var isBulkLoad = false
+    /// When set, the key of every record of the page also goes to this table of the caller's.
+    var keys: PageKeysTarget?
+    /// An append into a soup that held none of these records (``PageUpsertOptions/appendsWithoutLookup``):
+    /// nothing is looked up, every kept record is inserted.
+    var appendsWithoutLookup = false
 
     /// Runs the upsert, or returns `nil` (having written nothing) when the page or soup is not
     /// of the shape this path handles.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SyncLedger
 import SyncrunTestSupport
 import Testing
 
@@ -31,7 +32,7 @@ struct BulkLoadTests {
         #"{"totalSize":99,"done":false,"records":["# + records.joined(separator: ",") + "]}"
     }
 
-    static let options = PageUpsertOptions(syncID: 3, recordsFetchedIDs: true)
+    static let options = PageUpsertOptions(syncID: 3)
 
     /// The pages of one sync: records 7 and 12 come again on later pages (changed while the query
     /// was paged), record 20 twice in one page.
@@ -87,8 +88,12 @@ struct BulkLoadTests {
             }
         )
         for (number, page) in Self.pages.enumerated() {
-            let loaded = try bulk.store.write { try $0.upsertPage(page, into: "accounts", options: Self.options) }
-            let upserted = try plain.store.write { try $0.upsertPage(page, into: "accounts", options: Self.options) }
+            let loaded = try bulk.store.write {
+                try $0.upsertFetchedPage(page, into: "accounts", options: Self.options)
+            }
+            let upserted = try plain.store.write {
+                try $0.upsertFetchedPage(page, into: "accounts", options: Self.options)
+            }
             #expect(loaded.saved == upserted.saved && loaded.skipped == upserted.skipped)
             #expect(loaded.maxModificationDate == upserted.maxModificationDate)
             // Mid-run, another connection (an app) sees the soup with every index spec declared,
@@ -117,8 +122,8 @@ struct BulkLoadTests {
         // Finishing again does nothing; later pages go through the upsert.
         #expect(try bulk.store.write { try $0.finishBulkLoad(of: "accounts") } == 0)
         let later = Self.page([Self.record(3, name: "Three later"), Self.record(99)])
-        let result = try bulk.store.write { try $0.upsertPage(later, into: "accounts", options: Self.options) }
-        _ = try plain.store.write { try $0.upsertPage(later, into: "accounts", options: Self.options) }
+        let result = try bulk.store.write { try $0.upsertFetchedPage(later, into: "accounts", options: Self.options) }
+        _ = try plain.store.write { try $0.upsertFetchedPage(later, into: "accounts", options: Self.options) }
         #expect(result.inserted == 1 && result.updated == 1)
         #expect(try Self.content(bulk.store) == Self.content(plain.store))
     }
@@ -138,12 +143,12 @@ struct BulkLoadTests {
             }
         )
         for store in [bulk.store, plain.store] {
-            try store.write { _ = try $0.upsertPage(Self.pages[0], into: "accounts", options: options) }
+            try store.write { _ = try $0.upsertFetchedPage(Self.pages[0], into: "accounts", options: options) }
             // An app edits record 7 between two pages.
             let id = String(format: "001%012d", (7 * 7919) % 10007)
             let filter = EntryFilter(path: "Id", value: id)
             try store.write { _ = try $0.markEntries(.updated, in: "accounts", where: filter) }
-            try store.write { _ = try $0.upsertPage(Self.pages[1], into: "accounts", options: options) }
+            try store.write { _ = try $0.upsertFetchedPage(Self.pages[1], into: "accounts", options: options) }
         }
         #expect(try bulk.store.write { try $0.finishBulkLoad(of: "accounts") } == 2)
         #expect(try Self.content(bulk.store) == Self.content(plain.store))
@@ -172,9 +177,11 @@ struct BulkLoadTests {
                 try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Name2", localEntries: .overwrite)
             }
         )
-        try store.write { _ = try $0.upsertPage(Self.pages[2], into: "accounts", options: Self.options) }
+        try store.write { _ = try $0.upsertFetchedPage(Self.pages[2], into: "accounts", options: Self.options) }
         #expect(
-            try !store.write { try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite) }
+            try !store.write {
+                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite)
+            }
         )
         #expect(try Self.indexes(temporary.path).count == 8)
         #expect(try store.read { try $0.bulkLoad(of: "accounts") } == nil)
@@ -185,13 +192,15 @@ struct BulkLoadTests {
         defer { temporary.remove() }
         let store = temporary.store
         #expect(
-            try store.write { try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite) }
+            try store.write {
+                try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite)
+            }
         )
-        try store.write { _ = try $0.upsertPage(Self.pages[0], into: "accounts", options: Self.options) }
-        try store.write { _ = try $0.upsertPage(Self.pages[1], into: "accounts", options: Self.options) }
+        try store.write { _ = try $0.upsertFetchedPage(Self.pages[0], into: "accounts", options: Self.options) }
+        try store.write { _ = try $0.upsertFetchedPage(Self.pages[1], into: "accounts", options: Self.options) }
         var other = Self.options
         other.syncID = 4
-        let result = try store.write { try $0.upsertPage(Self.pages[2], into: "accounts", options: other) }
+        let result = try store.write { try $0.upsertFetchedPage(Self.pages[2], into: "accounts", options: other) }
         // Records 7 and 20 were stored (7 twice, merged first), so the other sync updates them.
         #expect(result.updated == 2 && result.inserted == 0)
         #expect(try store.read { try $0.bulkLoad(of: "accounts") } == nil)
@@ -207,10 +216,14 @@ struct BulkLoadTests {
                 try $0.beginBulkLoad(into: "accounts", syncID: 3, keyPath: "Id", localEntries: .overwrite)
             }
         )
-        try temporary.store.write { _ = try $0.upsertPage(Self.pages[0], into: "accounts", options: Self.options) }
-        try temporary.store.write { _ = try $0.upsertPage(Self.pages[1], into: "accounts", options: Self.options) }
+        try temporary.store.write {
+            _ = try $0.upsertFetchedPage(Self.pages[0], into: "accounts", options: Self.options)
+        }
+        try temporary.store.write {
+            _ = try $0.upsertFetchedPage(Self.pages[1], into: "accounts", options: Self.options)
+        }
         // Opened while its (this) process lives: left alone.
-        _ = try SoupStore(path: temporary.path)
+        _ = try SoupStore.ledger(path: temporary.path)
         #expect(try temporary.store.read { try $0.bulkLoad(of: "accounts") } != nil)
         // The loading process is gone (a pid that has exited): the next open finishes the load.
         let gone = Process()
@@ -220,7 +233,7 @@ struct BulkLoadTests {
         try DatabaseQueue(path: temporary.path).write { db in
             try db.execute(sql: "UPDATE syncrun_bulk_loads SET pid = ?", arguments: [gone.processIdentifier])
         }
-        let reopened = try SoupStore(path: temporary.path)
+        let reopened = try SoupStore.ledger(path: temporary.path)
         #expect(try reopened.read { try $0.bulkLoad(of: "accounts") } == nil)
         #expect(try Self.indexes(temporary.path).count == 8)
         #expect(try reopened.read { try $0.entryCount(in: "accounts") } == 60)

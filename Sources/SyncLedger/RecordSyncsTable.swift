@@ -1,4 +1,5 @@
 import GRDB
+import SoupStore
 
 /// The side table that remembers, per soup record, every sync down that fetched it
 /// (sync-semantics §11 item 8).
@@ -9,13 +10,16 @@ import GRDB
 /// The table is ours (SmartStore ignores tables it does not know) and is written in the same
 /// transaction as the page it describes.
 ///
-/// Its queries live in the SyncLedger module; its name and shape live here because the store's
-/// one-pass page write (``DirectPageUpsert``) fills it in the same statements pass as the soup rows.
-package enum RecordSyncsTable {
-    package static let name = "syncrun_record_syncs"
+/// The store's one-pass page write fills it in the same statements pass as the soup rows, through
+/// the statement the ledger gives it (``insert``, a ``PageKeysTarget``).
+enum RecordSyncsTable {
+    static let name = "syncrun_record_syncs"
 
-    /// `'$'` for a JSON array source, `'$.records'` for a query page, as SQL over `?`.
-    package static let recordsPath = "CASE json_type(?3) WHEN 'array' THEN '$' ELSE '$.records' END"
+    /// One fetched record, as a ``PageKeysTarget`` statement (`?1` soup, `?2` id, `?3` sync).
+    static let insert = "INSERT OR IGNORE INTO \(name) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
+
+    /// `'$'` for a JSON array source, `'$.records'` for a query page, as SQL over `?3`.
+    static let recordsPath = PageKeysTarget.recordsPath
 }
 
 extension SoupWriter {

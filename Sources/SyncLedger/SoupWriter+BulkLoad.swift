@@ -1,12 +1,11 @@
 import Foundation
 import GRDB
+import SoupStore
 
 /// A sync down into an empty soup writes its pages without the soup's SQL indexes and builds
-/// them once at the end (docs/store.md, *Bulk load into an empty soup*).
-///
-/// Index builds from sorted input are far cheaper than inserting 100,000s of random Ids and Names
-/// one by one into B-trees that no longer fit the page cache, and they write each index page
-/// once. While the load runs:
+/// them once at the end (docs/store.md, *Bulk load into an empty soup*): the store suspends and
+/// rebuilds the indexes (``SoupWriter/suspendIndexes(of:)``, ``SoupWriter/rebuildIndexes(of:mergingBy:localEntries:)``);
+/// the ledger keeps the books. While the load runs:
 ///
 /// - `syncrun_bulk_loads` holds one row per soup being loaded (the sync, its id path, its merge
 ///   mode, the loading process). The soup's `soup_index_map` rows and index columns stay as they
@@ -21,9 +20,12 @@ import GRDB
 /// deletes the row. It runs before the sync is `DONE`, when a page of another shape or another
 /// sync's page reaches the soup, and when a store is opened after the loading process died
 /// (``SoupStore/finishAbandonedBulkLoads()``), so a killed load is repaired by the next run.
-package enum BulkLoadTables {
-    package static let loads = "syncrun_bulk_loads"
-    package static let pending = "syncrun_pending_record_syncs"
+enum BulkLoadTables {
+    static let loads = "syncrun_bulk_loads"
+    static let pending = "syncrun_pending_record_syncs"
+    /// A fetched id appended during a load, in page order (sorted into the record-syncs table at
+    /// its end), as a ``PageKeysTarget`` statement.
+    static let pendingInsert = "INSERT INTO \(pending) (soup_name, record_id, sync_id) VALUES (?1, ?2, ?3)"
 
     /// This machine's host name (`gethostname`, as the sync engine's locks record it; no lookup).
     static var hostName: String {
@@ -80,16 +82,10 @@ extension SoupWriter {
     public func beginBulkLoad(into soup: String, syncID: Int64, keyPath: String, localEntries: LocalEntries) throws
         -> Bool
     {
-        let layout = try layout(soup)
-        guard !layout.hasFullTextTable, SoupPath.isValid(keyPath), !keyPath.contains("."),
-            let key = layout.index(forPath: keyPath), key.hasColumn
-        else { return false }
-        guard try BulkLoadTables.load(db, soup: soup) == nil,
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(layout.tableName))") == false
-        else { return false }
-        for index in SoupSchema.indexes(of: layout) {
-            try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)")
+        guard try canLoadWithoutIndexes(soup, keyPath: keyPath), try BulkLoadTables.load(db, soup: soup) == nil else {
+            return false
         }
+        try suspendIndexes(of: soup)
         try db.execute(
             sql: "INSERT INTO \(BulkLoadTables.loads) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [
@@ -108,24 +104,7 @@ extension SoupWriter {
     @discardableResult
     public func finishBulkLoad(of soup: String) throws -> Int {
         guard let load = try BulkLoadTables.load(db, soup: soup) else { return 0 }
-        let layout = try layout(soup)
-        let indexes = SoupSchema.indexes(of: layout)
-        // Index builds sort the whole table: let SQLite's sorter merge on a helper thread (the
-        // page cache, and so memory, stays as it is).
-        let threads = try Int.fetchOne(db, sql: "PRAGMA threads") ?? 0
-        try db.execute(sql: "PRAGMA threads = \(Self.indexBuildThreads)")
-        defer { try? db.execute(sql: "PRAGMA threads = \(threads)") }
-        let key = layout.index(forPath: load.keyPath)
-        // The key's index first: the merge below groups by it.
-        if let key, let keyIndex = indexes.first(where: { $0.name == "\(layout.tableName)_\(key.position)_idx" }) {
-            try db.execute(
-                sql: keyIndex.sql.replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS")
-            )
-        }
-        let merged = try key.map { try mergeDuplicates(layout: layout, key: $0, load: load) } ?? 0
-        for index in indexes {
-            try db.execute(sql: index.sql.replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
-        }
+        let merged = try rebuildIndexes(of: soup, mergingBy: load.keyPath, localEntries: load.localEntries)
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) \
@@ -139,57 +118,28 @@ extension SoupWriter {
         return merged
     }
 
-    /// Helper threads SQLite's sorter may use while the indexes of a bulk-loaded soup are built.
-    static let indexBuildThreads = 2
-
-    /// Merges the entries sharing a key (a record written again by a later page) as the upsert
-    /// does: the first entry keeps its id and takes the last one's document, stamp and columns;
-    /// with `LEAVE_IF_CHANGED`, an entry with local changes is kept as it is instead.
-    private func mergeDuplicates(layout: SoupLayout, key: SoupLayout.Index, load: BulkLoad) throws -> Int {
-        let table = layout.tableName
-        let groups = try String.fetchAll(
-            db,
-            sql: """
-                SELECT group_concat(id) FROM \(table) WHERE \(key.columnName) IN (SELECT \(key.columnName) \
-                FROM \(table) WHERE \(key.columnName) IS NOT NULL GROUP BY 1 HAVING count(*) > 1) \
-                GROUP BY \(key.columnName)
-                """
-        )
-        guard !groups.isEmpty else { return 0 }
-        let protected = load.localEntries.protectedEntryCondition(in: layout, table: table)
-        let assignments = layout.columns.map { "\($0.columnName) = last.\($0.columnName)" }.joined(separator: ", ")
-        var merged = 0
-        for group in groups {
-            let ids = group.split(separator: ",").compactMap { Int64($0) }.sorted()
-            guard let first = ids.first, let last = ids.last, ids.count > 1 else { continue }
-            var keep = first
-            var source: Int64? = last
-            if let protected,
-                let local = try Int64.fetchOne(
-                    db,
-                    sql: "SELECT min(id) FROM \(table) WHERE id IN (\(group)) AND \(protected)"
-                )
-            {
-                keep = local
-                source = nil
+    /// Saves one page a sync down fetched (``upsertPage(_:into:options:)`` with `options.syncID`
+    /// set) and remembers, in the same statements pass, that the sync fetched every record of it
+    /// (``RecordSyncsTable``). During this sync's bulk load of the soup the page is appended without
+    /// lookups and its ids go to the pending table; anything else first ends a load under way, so
+    /// that it finds the soup merged and indexed.
+    ///
+    /// - Throws: `SoupStoreError` as `upsertPage`.
+    public func upsertFetchedPage(_ page: String, into soup: String, options: PageUpsertOptions) throws
+        -> PageUpsertResult
+    {
+        var options = options
+        guard let syncID = options.syncID else { return try upsertPage(page, into: soup, options: options) }
+        if let load = try BulkLoadTables.load(db, soup: soup) {
+            if load.syncID == syncID, load.keyPath == options.externalIDPath {
+                options.keys = PageKeysTarget(insertSQL: BulkLoadTables.pendingInsert, value: syncID)
+                if let result = try appendPage(page, into: soup, options: options) { return result }
             }
-            if let source {
-                try db.execute(
-                    sql: """
-                        UPDATE \(table) SET soup = json_set(last.soup, '$._soupEntryId', ?1), \
-                        lastModified = last.lastModified\(assignments.isEmpty ? "" : ", " + assignments) \
-                        FROM (SELECT * FROM \(table) WHERE id = ?2) AS last WHERE \(table).id = ?1
-                        """,
-                    arguments: [keep, source]
-                )
-            }
-            try db.execute(
-                sql: "DELETE FROM \(table) WHERE id IN (\(group)) AND id <> ?",
-                arguments: [keep]
-            )
-            merged += ids.count - 1
+            // A page of another shape or another sync's: the load ends first.
+            try finishBulkLoad(of: soup)
         }
-        return merged
+        options.keys = PageKeysTarget(insertSQL: RecordSyncsTable.insert, value: syncID)
+        return try upsertPage(page, into: soup, options: options)
     }
 }
 
