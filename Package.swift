@@ -133,6 +133,7 @@ let package = Package(
                 "JSONCore", "FileSchema", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "SyncEngine",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),  // masks: HMAC-SHA-256
             ]
         ),
         // The command tree (commands and output only), a library so that other executables can link it.

@@ -25,6 +25,7 @@ public final class MigrationJournal: Sendable {
     static let pairTable = "migration_pair"
     static let idMapTable = "id_map"
     static let intentTable = "create_intent"
+    static let maskSecretTable = "mask_secret"
 
     /// Where the journal of `pair` lives for the config directory `configDirectory`.
     public static func defaultPath(configDirectory: String, pair: MigrationPair) -> String {
@@ -111,8 +112,41 @@ public final class MigrationJournal: Sendable {
                     body TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (sobject, source_id));
                     """
             )
-        }
+        },
+        .init("journal-2-mask-secret") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE \(maskSecretTable) (id INTEGER PRIMARY KEY CHECK (id = 1), \
+                    secret BLOB NOT NULL, created_at INTEGER NOT NULL);
+                    """
+            )
+        },
     ])
+
+    /// The secret this pair's masks are keyed with, `nil` before the first masked run.
+    public func maskSecret() throws -> Data? {
+        try queue.read { db in try Data.fetchOne(db, sql: "SELECT secret FROM \(Self.maskSecretTable)") }
+    }
+
+    /// The secret this pair's masks are keyed with, made (32 random bytes) and kept on first use,
+    /// so that every later run of the pair masks the same way.
+    public func maskSecret(creatingAt now: Int64) throws -> Data {
+        try queue.write { db in
+            if let secret = try Data.fetchOne(db, sql: "SELECT secret FROM \(Self.maskSecretTable)") { return secret }
+            let secret = Self.newMaskSecret()
+            try db.execute(
+                sql: "INSERT INTO \(Self.maskSecretTable) (id, secret, created_at) VALUES (1, ?, ?)",
+                arguments: [secret, now]
+            )
+            return secret
+        }
+    }
+
+    /// 32 bytes from the system's random source.
+    static func newMaskSecret() -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
 
     /// Creates the folder (0700) and the file (0600) when missing; tightens them when looser.
     /// Returns whether the file was created.

@@ -68,6 +68,10 @@ public struct MigrationObject: Sendable, Hashable {
     /// differently (a namespace prefix in one org only: `ns__Field__c` ↔ `Field__c`), by lowercased
     /// target field name. `createFields` and `updateFields` hold the target's names.
     public var sourceFieldNames: [String: String] = [:]
+    /// The sync up's masks (`options.mask`), by field name as the config spells it.
+    public var masks: [String: FieldMask] = [:]
+    /// The target's text field lengths, by lowercased field name (masked values are cut to them).
+    var targetLengths: [String: Int] = [:]
 
     public init(
         sobject: String,
@@ -206,6 +210,7 @@ public struct MigrationSources: Sendable {
             objects[index].updateFields = target.updateFieldlist ?? defaults
             objects[index].externalIDField = target.externalIdFieldName
             objects[index].matchFields = target.matchFields ?? []
+            objects[index].masks = up.options.mask
         }
         self.objects = objects
         self.syncDowns = downs

@@ -20,14 +20,19 @@ public struct MigrationOptions: Sendable {
     /// Create the records of an object that has no key (no external id, no `matchFields`) even
     /// when the target holds records of it the journal does not know (which may be copies of them).
     public var allowDuplicates: Bool
+    /// The secret masks are keyed with (`--mask-secret-file`): the same secret masks the same way
+    /// in any org pair. `nil`: the one kept in the pair's journal (made on the first masked run).
+    public var maskSecret: Data?
 
     public init(
         dryRun: Bool = false,
         resume: Bool = false,
         strict: Bool = false,
         batchSize: Int = 200,
-        allowDuplicates: Bool = false
+        allowDuplicates: Bool = false,
+        maskSecret: Data? = nil
     ) {
+        self.maskSecret = maskSecret
         self.dryRun = dryRun
         self.resume = resume
         self.strict = strict
@@ -128,6 +133,7 @@ public struct Migrator: Sendable {
         var targetTypes: [String: [String: String]] = [:]
         var objects: [MigrationObject] = []
         var refusals: [String] = []
+        var maskRefusals: [String] = []
         var ownerMapping: OwnerMapping?
         for object in sources.objects {
             let sourceDescribe = try await describe(source, object.sobject, side: "source")
@@ -147,6 +153,11 @@ public struct Migrator: Sendable {
             )
             var prepared = object
             prepared.sobject = targetDescribe.name
+            prepared.targetLengths = Dictionary(
+                targetDescribe.fields.compactMap { field in field.length.map { (field.name.lowercased(), $0) } },
+                uniquingKeysWith: { first, _ in first }
+            )
+            maskRefusals += Self.maskProblems(of: object, in: targetDescribe)
             var notes: [String: String] = [:]
             var renamed: [String: String] = [:]
             var renameNotes: Set<String> = []
@@ -253,6 +264,13 @@ public struct Migrator: Sendable {
             }
             objects.append(prepared)
         }
+        if !maskRefusals.isEmpty {
+            throw MigrationError(
+                .refused,
+                "masks the target's fields cannot hold:\n" + maskRefusals.map { "  - " + $0 }.joined(separator: "\n")
+                    + "\nnothing was written; fix or remove those masks in the sync ups' options.mask"
+            )
+        }
         if !refusals.isEmpty {
             throw MigrationError(
                 .refused,
@@ -329,6 +347,49 @@ public struct Migrator: Sendable {
     /// - Parameters:
     ///   - events: The sync downs' events (progress of the read phase).
     ///   - progress: Called after each batch of the write phase.
+    /// What is wrong with the masks of `object` for the target's fields: a masked field the sync up
+    /// does not write, a reference or id (masking it would break links: remap instead), `null` on a
+    /// field the target requires, a text mask on a field that is not text, a fixed text longer than
+    /// the field.
+    static func maskProblems(of object: MigrationObject, in target: SObjectDescription) -> [String] {
+        let written = Set(MigrationOrder.union(object.createFields, object.updateFields).map { $0.lowercased() })
+        let textTypes: Set<String> = ["string", "textarea", "email", "phone", "url", "encryptedstring", "combobox"]
+        var problems: [String] = []
+        for (field, mask) in object.masks.sorted(by: { $0.key < $1.key }) {
+            let name = "\(object.sobject).\(field) (sync up '\(object.syncUp ?? "")')"
+            guard written.contains(field.lowercased()) else {
+                problems.append(
+                    "\(name): masked but not written by the sync up; add it to the field list or drop the mask"
+                )
+                continue
+            }
+            guard let described = target.field(named: field) else { continue }  // left out by the field checks
+            if described.type == "reference" || described.type == "id" {
+                problems.append("\(name): a \(described.type) cannot be masked (the ids are remapped, not copied)")
+            } else if case .null = mask, described.isRequiredOnCreate {
+                problems.append("\(name): the target requires a value, so it cannot be masked as null")
+            } else if case .fixed(let text) = mask, let length = described.length, length > 0, text.count > length {
+                problems.append("\(name): the fixed text has \(text.count) characters, the field holds \(length)")
+            } else if case .fixed = mask {
+                continue
+            } else if mask != .null, !textTypes.contains(described.type) {
+                problems.append("\(name): a \(mask.name) mask needs a text field, not \(described.type)")
+            } else if mask == .email, let length = described.length, length > 0, length < 24 {
+                problems.append("\(name): an email mask needs at least 24 characters, the field holds \(length)")
+            }
+        }
+        return problems
+    }
+
+    /// The secret masks are keyed with: `--mask-secret-file`'s, else the pair's journal's (made and
+    /// kept on the first masked run; a dry run before any real one uses a throwaway secret).
+    private func resolvedMaskSecret(for objects: [MigrationObject], options: MigrationOptions) throws -> Data {
+        guard objects.contains(where: { $0.isWritten && !$0.masks.isEmpty }) else { return Data() }
+        if let secret = options.maskSecret { return secret }
+        if options.dryRun { return try journal.maskSecret() ?? MigrationJournal.newMaskSecret() }
+        return try journal.maskSecret(creatingAt: now())
+    }
+
     public func run(
         _ sources: MigrationSources,
         storeConfig: StoreConfig?,
@@ -358,6 +419,7 @@ public struct Migrator: Sendable {
         let startsJournal = !options.dryRun && (!options.resume || done.isEmpty)
         // The id map and intents an older syncrun kept in the staging store move to the journal.
         try books.importStagingBooks(from: store)
+        let maskSecret = try resolvedMaskSecret(for: objects, options: options)
         if !options.dryRun {
             try MigrationBooks.bind(store, to: pair, now: now())
             if startsJournal {
@@ -421,7 +483,8 @@ public struct Migrator: Sendable {
                         object: object,
                         targetFieldTypes: targetTypes[object.sobject.lowercased()] ?? [:],
                         soups: soups,
-                        isDryRun: options.dryRun
+                        isDryRun: options.dryRun,
+                        masker: FieldMasker(secret: maskSecret, masks: object.masks, lengths: object.targetLengths)
                     )
                     let adopted = adoptedBy[object.sobject] ?? 0
                     entry.created += adopted

@@ -20,6 +20,8 @@ struct RecordDecider: Sendable {
     /// The staging soup and id field of each written object, by lowercased sObject name.
     let soups: [String: (soup: String, idField: String)]
     let isDryRun: Bool
+    /// The sync up's masks, applied to each record before anything is matched or written.
+    var masker: FieldMasker = .none
 
     /// The most values in one `IN (…)` or `OR` list of a matching query (keeps the URL short).
     static let keysPerQuery = 100
@@ -29,6 +31,7 @@ struct RecordDecider: Sendable {
     /// - Parameter waiting: in parent-first rounds, whether a record whose required parent is in
     ///   the soup but not written yet waits (`true`) or fails (the last round).
     func decide(_ records: [[String: OrgValue]], waiting: Bool = false) async throws -> [RecordDecision] {
+        let records = masker.isEmpty ? records : records.map(masker.mask)
         let sourceIDs = records.map {
             OrgValue.value(atPath: object.idField, in: $0, ignoringCase: true)?.stringValue ?? ""
         }

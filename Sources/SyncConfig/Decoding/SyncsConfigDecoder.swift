@@ -4,7 +4,7 @@ struct SyncsConfigDecoder {
     let registry: TargetImplRegistry
 
     static let syncKeys = ["syncName", "syncType", "soupName", "target", "options", "dependsOn"]
-    static let optionKeys = ["mergeMode", "fieldlist", "cleanGhosts"]
+    static let optionKeys = ["mergeMode", "fieldlist", "cleanGhosts", "mask"]
 
     /// The decoded config plus what the cross-item checks need.
     struct Result {
@@ -167,13 +167,69 @@ struct SyncsConfigDecoder {
         }
         let fieldlist = reader.stringArray("fieldlist")
         let cleanGhosts = reader.bool("cleanGhosts")
+        let mask = decodeMask(&reader)
         let extras = reader.extraKeys(known: Self.optionKeys)
         guard context.log.errorCount == errorsBefore else { return nil }
         return SyncOptions(
             fieldlist: fieldlist,
             mergeMode: mergeMode ?? .overwrite,
             cleanGhosts: cleanGhosts ?? false,
+            mask: mask,
             extraKeys: extras
         )
+    }
+
+    /// `options.mask`: field name → a kind's name, or `{"fixed": "text"}`. Says once that masks
+    /// apply to `migrate` only.
+    private func decodeMask(_ options: inout ObjectReader) -> [String: FieldMask] {
+        guard var reader = options.object("mask") else { return [:] }
+        var mask: [String: FieldMask] = [:]
+        for field in reader.keys {
+            guard let node = reader.value(field) else {
+                context.error(
+                    .unknownMask,
+                    at: reader.position(of: field),
+                    path: reader.path.appending(field),
+                    "a mask cannot be null; write \"null\" (a quoted string in YAML) to clear the field, or leave the field "
+                        + "out"
+                )
+                continue
+            }
+            let path = reader.path.appending(field)
+            switch node.value {
+            case .scalar:
+                guard let text = ValueReader.string(node, path: path, context: context) else { continue }
+                if let kind = FieldMask.names[text] {
+                    mask[field] = kind
+                } else {
+                    context.error(
+                        .unknownMask,
+                        at: node.position,
+                        path: path,
+                        ConfigMessages.unknownMask(text, allowed: FieldMask.names.keys.sorted())
+                    )
+                }
+            case .object:
+                guard var fixed = ObjectReader(node, path: path, context: context) else { continue }
+                if let text = fixed.string("fixed", required: true) { mask[field] = .fixed(text) }
+                _ = fixed.extraKeys(known: ["fixed"])
+            case .array:
+                context.error(
+                    .unknownMask,
+                    at: node.position,
+                    path: path,
+                    ConfigMessages.unknownMask(nil, allowed: FieldMask.names.keys.sorted())
+                )
+            }
+        }
+        if !mask.isEmpty {
+            context.warning(
+                .maskForMigrateOnly,
+                at: options.position(of: "mask"),
+                path: options.path.appending("mask"),
+                "masks apply to 'syncrun migrate' only: 'run' and 'sync' write the app's own data unmasked"
+            )
+        }
+        return mask
     }
 }

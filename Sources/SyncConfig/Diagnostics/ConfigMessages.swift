@@ -134,6 +134,16 @@ enum ConfigMessages {
 
     // MARK: Enumerations
 
+    /// An `options.mask` value that is no mask (`value` `nil`: not a string or an object).
+    static func unknownMask(_ value: String?, allowed: [String]) -> String {
+        let list = allowed.map { "'\($0)'" }.joined(separator: ", ")
+        var message = value.map { "unknown mask '\($0)'" } ?? "a mask is a string or an object"
+        if let value, let suggestion = Suggestion.closest(to: value, in: allowed) {
+            message += "; did you mean '\(suggestion)'?"
+        }
+        return message + " (expected one of \(list), exact case, or {\"fixed\": \"text\"})"
+    }
+
     static func unknownValue(_ what: String, _ value: String, allowed: [String]) -> String {
         let list = allowed.map { "'\($0)'" }.joined(separator: ", ")
         var message = "unknown \(what) '\(value)'"

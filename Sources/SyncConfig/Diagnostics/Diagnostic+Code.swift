@@ -79,6 +79,10 @@ extension Diagnostic {
         public static let unknownIndexType = Code(rawValue: "unknown-index-type")
         /// `relationshipType` is not `MASTER_DETAIL` or `LOOKUP`.
         public static let unknownRelationshipType = Code(rawValue: "unknown-relationship-type")
+        /// An `options.mask` value that is not a mask kind or `{"fixed": "text"}`.
+        public static let unknownMask = Code(rawValue: "unknown-mask")
+        /// A sync declares masks: they apply to `migrate` only (a warning).
+        public static let maskForMigrateOnly = Code(rawValue: "mask-for-migrate-only")
         /// `mergeMode` absent; `OVERWRITE` is used.
         public static let missingMergeMode = Code(rawValue: "missing-merge-mode")
 

@@ -32,6 +32,14 @@ extension SyncDefinition {
         members["mergeMode"] = .string(options.mergeMode.rawValue)
         if let fieldlist = JSONValue.strings(options.fieldlist) { members["fieldlist"] = fieldlist }
         if options.cleanGhosts { members["cleanGhosts"] = .bool(true) }
+        if !options.mask.isEmpty {
+            members["mask"] = .object(
+                options.mask.mapValues { mask in
+                    if case .fixed(let text) = mask { return .object(["fixed": .string(text)]) }
+                    return .string(mask.name)
+                }
+            )
+        }
         return .object(members)
     }
 }

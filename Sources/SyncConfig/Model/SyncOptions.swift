@@ -8,6 +8,8 @@ import JSONCore
 ///   the target has no specific list; stored but unused by sync down.
 /// - `cleanGhosts` (bool, default `false`, product extension): run ghost cleaning after the
 ///   sync down.
+/// - `mask` (object, product extension): field name → ``FieldMask``, applied by `syncrun migrate`
+///   to the values this sync up writes; `run` and `sync` never mask.
 ///
 /// Other keys are kept verbatim in ``extraKeys``.
 public struct SyncOptions: Sendable, Hashable {
@@ -17,6 +19,8 @@ public struct SyncOptions: Sendable, Hashable {
     public var mergeMode: MergeMode
     /// Whether ghost cleaning follows a sync down (`cleanGhosts`, product extension).
     public var cleanGhosts: Bool
+    /// Masks `migrate` applies to written fields, by field name as the config spells it (`mask`).
+    public var mask: [String: FieldMask]
     /// Keys of the options object the product does not know, verbatim.
     public var extraKeys: [String: JSONValue]
 
@@ -25,8 +29,10 @@ public struct SyncOptions: Sendable, Hashable {
         fieldlist: [String]? = nil,
         mergeMode: MergeMode = .overwrite,
         cleanGhosts: Bool = false,
+        mask: [String: FieldMask] = [:],
         extraKeys: [String: JSONValue] = [:]
     ) {
+        self.mask = mask
         self.fieldlist = fieldlist
         self.mergeMode = mergeMode
         self.cleanGhosts = cleanGhosts
