@@ -198,6 +198,25 @@ struct StoreBindingTests {
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".syncrun").path))
         }
     }
+
+    /// `org check` and `schema pull` read an org's shape: describes only, no identity call.
+    @Test func anOrgOpenedForItsShapeIsOnlyDescribed() async throws {
+        try await Self.withTwoOrgs { _, a, _ in
+            let names = try await OrgDescriber.with(
+                Self.definition("org-a", a.0),
+                connector: OrgConnector(environment: [:], logger: Self.logger),
+                notify: { _ in }
+            ) { org in
+                let global = try await org.describeGlobal().objects.map(\.name)
+                _ = try await org.describeJSON("Account")
+                return global
+            }
+            #expect(names.contains("Account"))
+            let asked = try Self.requests(a.1).map(\.path)
+            let version = "/services/data/v\(OrgEndpoint.defaultAPIVersion)"
+            #expect(asked == ["\(version)/sobjects", "\(version)/sobjects/Account/describe"], "\(asked)")
+        }
+    }
 }
 
 /// Whether a session's body ran.
