@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
         .library(name: "OrgCheck", targets: ["OrgCheck"]),
         .library(name: "Migration", targets: ["Migration"]),
+        .library(name: "SyncrunSession", targets: ["SyncrunSession"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -84,11 +85,12 @@ let package = Package(
             ]
         ),
         // Reaching an org: the ORG grammar, the project file's orgs, token sources (sf CLI, SFDX auth
-        // URL, JWT bearer, client credentials, access token, local org) and their renewal.
+        // URL, JWT bearer, client credentials, access token, local org) and their renewal. A local org
+        // is started through its `LocalOrgLaunching` protocol, which the CLI implements over LocalOrg.
         .target(
             name: "OrgAccess",
             dependencies: [
-                "OrgClient", "LocalOrg", "SyncConfig",
+                "OrgClient", "SyncConfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -136,12 +138,22 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),  // masks: HMAC-SHA-256
             ]
         ),
+        // What every command does before it syncs or migrates: resolve-and-connect, the store's binding
+        // to its org, the config's soups, killed runs recovered, the event stream; used by the CLI and
+        // by any executable of one's own.
+        .target(
+            name: "SyncrunSession",
+            dependencies: [
+                "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "OrgAccess", "SyncEngine", "Migration",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command tree (commands and output only), a library so that other executables can link it.
         .target(
             name: "SyncrunCLI",
             dependencies: [
                 "JSONCore", "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "OrgAccess",
-                "LocalOrg", "SyncEngine", "OrgCheck", "Migration",
+                "LocalOrg", "SyncEngine", "OrgCheck", "Migration", "SyncrunSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -216,6 +228,7 @@ let package = Package(
             name: "OrgClientTests",
             dependencies: [
                 "JSONCore", "OrgClient", "OrgAccess", "LocalOrg", "SyncrunTestSupport",
+                "SyncrunCLI",  // LocalOrgServerLauncher, for the local:DIR token source
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -253,6 +266,14 @@ let package = Package(
                 "Migration", "JSONCore", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "LocalOrg",
                 "SyncEngine",
                 "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The session's checks as a library caller meets them (no executable in between).
+        .testTarget(
+            name: "SyncrunSessionTests",
+            dependencies: [
+                "SyncrunSession", "OrgAccess", "OrgClient", "SyncConfig", "SoupStore", "SyncLedger", "SyncEngine",
+                "LocalOrg", "SyncrunTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),

@@ -827,15 +827,7 @@ public struct Migrator: Sendable {
     private func registerSoups(_ objects: [MigrationObject], storeConfig: StoreConfig?) throws {
         try store.writeNow { writer in
             for object in objects where try !writer.reader.hasSoup(object.soup) {
-                var indexes: [IndexSpec] = []
-                if let soup = storeConfig?.soup(named: object.soup) {
-                    indexes = try soup.indexes.map { index in
-                        IndexSpec(
-                            path: index.path,
-                            type: try SoupIndexType(configName: index.type.rawValue, soup: soup.name)
-                        )
-                    }
-                }
+                var indexes = try storeConfig?.soup(named: object.soup).map { try SoupSpec(declared: $0).indexes } ?? []
                 if !indexes.contains(where: { $0.path == object.idField }) {
                     indexes.append(IndexSpec(path: object.idField, type: .string))
                 }

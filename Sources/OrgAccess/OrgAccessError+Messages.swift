@@ -125,7 +125,8 @@ extension OrgAccessError {
         )
     }
 
-    static func localOrg(_ directory: String, _ message: String) -> OrgAccessError {
+    /// The local org in `directory` cannot be opened or served (unavailable).
+    public static func localOrg(_ directory: String, _ message: String) -> OrgAccessError {
         OrgAccessError(code: .unavailable, message: "cannot open the local org in '\(directory)': \(message)")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import LocalOrg
 import Logging
 import OrgClient
 
@@ -20,11 +19,19 @@ public struct OrgConnector: Sendable {
     public var trustedCertificatesFile: String?
     /// Where the clients log (debug and trace; never tokens).
     public var logger: Logger
+    /// What starts a `local:DIR` org; without one such orgs are refused (unavailable).
+    public var localOrgLauncher: (any LocalOrgLaunching)?
 
     /// Creates a connector.
-    public init(environment: [String: String], trustedCertificatesFile: String? = nil, logger: Logger) {
+    public init(
+        environment: [String: String],
+        trustedCertificatesFile: String? = nil,
+        localOrgLauncher: (any LocalOrgLaunching)? = nil,
+        logger: Logger
+    ) {
         self.environment = environment
         self.trustedCertificatesFile = trustedCertificatesFile
+        self.localOrgLauncher = localOrgLauncher
         self.logger = logger
     }
 
@@ -95,14 +102,19 @@ public struct OrgConnector: Sendable {
                 return try await connectOAuth(definition, grant: grant, body)
             }
         case .local(let settings):
-            let (server, notes, identity) = try LocalOrgLauncher(settings: settings).makeServer()
-            return try await server.withRunningServer(logger: logger) { endpoint in
-                let baseURL = endpoint.baseURL.absoluteString
-                return try await withOAuth(loginURL: baseURL) { oauth in
-                    let grant = RefreshTokenGrant(clientID: "syncrun", refreshToken: endpoint.refreshToken)
-                    var login = Login(instanceURL: baseURL, accessToken: endpoint.accessToken)
-                    login.notes = notes
-                    login.identity = identity
+            guard let launcher = localOrgLauncher else {
+                throw OrgAccessError.localOrg(
+                    settings.directory,
+                    "this program cannot start local orgs (its OrgConnector has no localOrgLauncher); "
+                        + "run it with syncrun, or serve the org with 'syncrun org serve' and pass its URL"
+                )
+            }
+            return try await launcher.withRunningOrg(settings, logger: logger) { running in
+                try await withOAuth(loginURL: running.baseURL) { oauth in
+                    let grant = RefreshTokenGrant(clientID: "syncrun", refreshToken: running.refreshToken)
+                    var login = Login(instanceURL: running.baseURL, accessToken: running.accessToken)
+                    login.notes = running.notes
+                    login.identity = running.identity
                     return try await connect(
                         definition,
                         login,

@@ -39,7 +39,8 @@ enum DownTargetFactory {
                 syncName: definition.name,
                 soupName: definition.soupName,
                 plugin: plugin,
-                definition: pluginDefinition
+                definition: pluginDefinition,
+                logger: plugins.pluginLogger(implName: pluginDefinition.implName)
             )
         }
     }

@@ -43,6 +43,9 @@ public struct SyncEngine: Sendable {
         self.store = store
         self.org = org
         self.logger = logger
+        var configuration = configuration
+        // Plug-ins log through the engine's logger, never one of their own (docs/architecture.md).
+        configuration.customTargets.engineLogger = logger
         self.configuration = configuration
     }
 

@@ -3,6 +3,7 @@ import LocalOrg
 import Logging
 import OrgAccess
 import OrgClient
+import SyncrunCLI
 import SyncrunTestSupport
 import Testing
 
@@ -206,11 +207,36 @@ struct TokenSourceTests {
                 name: "local:x",
                 source: .local(LocalOrgSettings(directory: directory.appendingPathComponent("org").path))
             )
-            try await OrgConnector(environment: [:], logger: Self.logger).withConnection(to: definition) { connection in
+            let connector = OrgConnector(
+                environment: [:],
+                localOrgLauncher: LocalOrgServerLauncher(),
+                logger: Self.logger
+            )
+            try await connector.withConnection(to: definition) { connection in
                 let info = try await connection.client.userInfo()
                 #expect(connection.identity?.organizationID == info.organizationID)
                 #expect(connection.definition.source.label == "local")
             }
+        }
+    }
+
+    /// OrgAccess links no local org server: a connector given no launcher refuses `local:DIR`
+    /// orgs, saying so, and creates nothing.
+    @Test func aConnectorWithoutALauncherRefusesLocalOrgs() async throws {
+        try await TemporaryDirectory.with { directory in
+            let orgDirectory = directory.appendingPathComponent("org")
+            let definition = OrgDefinition(
+                name: "local:x",
+                source: .local(LocalOrgSettings(directory: orgDirectory.path))
+            )
+            let error = await #expect(throws: OrgAccessError.self) {
+                try await OrgConnector(environment: [:], logger: Self.logger).withConnection(to: definition) { _ in }
+            }
+            #expect(error?.code == .unavailable)
+            #expect(
+                error?.message.hasPrefix("cannot open the local org in '\(orgDirectory.path)': this program") == true
+            )
+            #expect(!FileManager.default.fileExists(atPath: orgDirectory.path))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import JSONCore
 import LocalOrg
+import Logging
 import OrgClient
 import SOQL
 import SoupStore
@@ -33,6 +34,7 @@ struct CustomTargetTests {
 
         func startFetch(maxTimeStamp: Int64, context: CustomTargetContext) async throws -> CustomFetchPage {
             await calls.fetched(since: maxTimeStamp)
+            context.logger.debug("fetching accounts")
             var query = "SELECT Id, Name, LastModifiedDate FROM Account"
             if maxTimeStamp > 0 {
                 query += " WHERE LastModifiedDate >= \(SalesforceDateTime.soqlLiteral(milliseconds: maxTimeStamp))"
@@ -79,6 +81,7 @@ struct CustomTargetTests {
         {
             try check(fields)
             await calls.wrote("create \(fields["Name"]?.stringValue ?? "")")
+            context.logger.debug("creating an account")
             return try await context.org.create("Account", fields: fields)
         }
 
@@ -435,6 +438,59 @@ struct CustomTargetTests {
             #expect(await calls.writes.isEmpty)
             #expect(try harness.serverName(ids[0]) == "Edit")
             #expect(try harness.requestLog().allSatisfy { $0.method == "GET" || $0.path.contains("/query") })
+        }
+    }
+
+    // MARK: Logging
+
+    /// A log handler keeping what plug-ins log, per test.
+    struct KeptLogs: LogHandler {
+        final class Lines: @unchecked Sendable {
+            // Safe: `kept` is only touched under `lock`.
+            private let lock = NSLock()
+            private var kept: [(message: String, metadata: Logger.Metadata)] = []
+            func append(_ message: String, _ metadata: Logger.Metadata) {
+                lock.withLock { kept.append((message, metadata)) }
+            }
+            var all: [(message: String, metadata: Logger.Metadata)] { lock.withLock { kept } }
+        }
+
+        let lines: Lines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            lines.append("\(event.message)", metadata.merging(event.metadata ?? [:]) { _, new in new })
+        }
+    }
+
+    @Test func pluginsLogThroughTheEnginesLoggerNamedByTheirClass() async throws {
+        try await EngineHarness.with { harness in
+            let plugins = Self.plugins(Calls())
+            let lines = KeptLogs.Lines()
+            var configuration = SyncEngineConfiguration()
+            configuration.customTargets = plugins
+            let engine = SyncEngine(
+                store: harness.store,
+                org: harness.org,
+                logger: Logger(label: "embedder") { _ in KeptLogs(lines: lines) },
+                configuration: configuration
+            )
+            _ = try harness.createAccounts(["One"], secondsApart: 1)
+            #expect(try await engine.syncDown(try Self.down(plugins)).status == .done)
+            try harness.createLocalAccount(["Name": "New"])
+            #expect(try await engine.syncUp(try Self.up(plugins)).created == 1)
+
+            let fromPlugins = lines.all.filter { $0.metadata["plugin"] != nil }
+            #expect(
+                fromPlugins.map { "\($0.metadata["plugin"] ?? "") \($0.message)" }
+                    == ["AccountsDown fetching accounts", "AccountsUp creating an account"]
+            )
         }
     }
 }

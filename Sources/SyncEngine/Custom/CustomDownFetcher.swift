@@ -11,6 +11,8 @@ struct CustomDownFetcher: DownTargetFetcher {
     let soupName: String
     let plugin: any SyncDownTargetPlugin
     let definition: CustomTargetDefinition
+    /// The engine's logger (``CustomTargets/pluginLogger(implName:)``), handed to the plug-in.
+    let logger: Logger
 
     /// The most pages one fetch follows, a guard against a plug-in whose cursor never ends.
     static let maximumPages = 1_000_000
@@ -25,7 +27,7 @@ struct CustomDownFetcher: DownTargetFetcher {
             syncName: syncName,
             soupName: soupName,
             org: org,
-            logger: Logger(label: "syncrun.plugin.\(definition.implName)")
+            logger: logger
         )
     }
 

@@ -31,7 +31,8 @@ struct CustomSyncUpSender: Sendable {
         plugin: any SyncUpTargetPlugin,
         definition: CustomTargetDefinition,
         plan: SyncUpRequestPlan,
-        org: any OrgClient
+        org: any OrgClient,
+        logger: Logger
     ) {
         self.plugin = plugin
         self.definition = definition
@@ -40,7 +41,7 @@ struct CustomSyncUpSender: Sendable {
             syncName: definition.syncName,
             soupName: definition.soupName,
             org: org,
-            logger: Logger(label: "syncrun.plugin.\(definition.implName)")
+            logger: logger
         )
     }
 

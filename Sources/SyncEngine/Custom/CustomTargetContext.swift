@@ -55,7 +55,8 @@ public struct CustomTargetContext: Sendable {
     public let soupName: String
     /// The org of the run.
     public let org: any OrgClient
-    /// A logger labelled `syncrun.plugin.<class name>`; the CLI's `--log-level` applies.
+    /// The engine's logger with the metadata `plugin: <class name>` (the executable's handler and
+    /// the CLI's `--log-level` apply).
     public let logger: Logger
 
     /// Creates a context (the engine does this; tests of a plug-in may too).

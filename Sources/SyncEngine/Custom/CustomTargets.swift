@@ -1,4 +1,5 @@
 import JSONCore
+import Logging
 import SyncConfig
 
 /// The plug-ins an executable registers: each sync down or sync up plug-in under the class names a
@@ -23,6 +24,9 @@ public struct CustomTargets: Sendable {
 
     private var syncDown: [String: SyncDownFactory] = [:]
     private var syncUp: [String: SyncUpFactory] = [:]
+    /// The logger of the engine that runs the plug-ins (``SyncEngine/init(store:org:logger:configuration:)``
+    /// sets it); each plug-in logs through it with the metadata `plugin: <class name>`.
+    package var engineLogger: Logger?
 
     /// No plug-ins (the stock `syncrun`).
     public init() {}
@@ -103,6 +107,14 @@ public struct CustomTargets: Sendable {
             keys: target.extraKeys
         )
         return (plugin, custom)
+    }
+
+    /// The logger a plug-in gets in its ``CustomTargetContext``: the engine's, with the metadata
+    /// `plugin: <implName>`; nothing is logged when no engine gave one (a plug-in made outside a run).
+    func pluginLogger(implName: String) -> Logger {
+        var logger = engineLogger ?? Logger(label: "syncrun.plugin", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger[metadataKey: "plugin"] = .string(implName)
+        return logger
     }
 
     private static func making<Plugin>(_ syncName: String, _ implName: String, _ make: () throws -> Plugin) throws

@@ -1,3 +1,4 @@
+import Logging
 import OrgClient
 import SoupStore
 import SyncConfig
@@ -7,11 +8,13 @@ import SyncConfig
 struct SyncUpSetup {
     var target: SyncUpTarget
     var plan: SyncUpRequestPlan
-    var plugin: (plugin: any SyncUpTargetPlugin, definition: CustomTargetDefinition)?
+    var plugin: (plugin: any SyncUpTargetPlugin, definition: CustomTargetDefinition, logger: Logger)?
 
     /// The sender of the plug-in, when the target is a custom one.
     func customSender(org: any OrgClient) -> CustomSyncUpSender? {
-        plugin.map { CustomSyncUpSender(plugin: $0.plugin, definition: $0.definition, plan: plan, org: org) }
+        plugin.map {
+            CustomSyncUpSender(plugin: $0.plugin, definition: $0.definition, plan: plan, org: org, logger: $0.logger)
+        }
     }
 }
 
@@ -47,7 +50,7 @@ enum SyncUpTargetCheck {
     ) throws -> SyncUpSetup {
         guard case .up(var target) = definition.target else { throw SyncEngineError.notSyncUp(definition.name) }
         var customFields: [String]?
-        var plugin: (plugin: any SyncUpTargetPlugin, definition: CustomTargetDefinition)?
+        var plugin: (plugin: any SyncUpTargetPlugin, definition: CustomTargetDefinition, logger: Logger)?
         switch target.kind {
         case .collection, .single, .batch: break
         case .parentChildren:
@@ -68,7 +71,7 @@ enum SyncUpTargetCheck {
             let made = try plugins.syncUpPlugin(for: definition, target: target, implName: implName)
             target.idFieldName = made.definition.idFieldName
             target.modificationDateFieldName = made.definition.modificationDateFieldName
-            plugin = made
+            plugin = (made.plugin, made.definition, plugins.pluginLogger(implName: implName))
             customFields = []
         }
         // An endpoint request with its own body template needs no field list.

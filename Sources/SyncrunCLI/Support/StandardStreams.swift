@@ -1,6 +1,7 @@
 import Foundation
 import JSONCore
 import SyncConfig
+import SyncrunSession
 
 /// Writes to standard output and standard error without buffering surprises.
 ///
@@ -12,6 +13,11 @@ import SyncConfig
 /// diagnostics, notes) is also passed through ``CredentialMask``: no token, key or URL
 /// user-info is printed there, whatever message carried it.
 enum StandardStreams {
+    /// Writes a session's notice as a line on standard error (a ``SessionNotice/Handler``).
+    @Sendable static func notify(_ notice: SessionNotice) {
+        writeError(notice.text + "\n")
+    }
+
     /// Writes `text` to standard output, its control characters escaped.
     static func write(_ text: String) {
         FileHandle.standardOutput.write(Data(JSONWriter.terminalSafeLines(text).utf8))

@@ -7,6 +7,7 @@ import SoupStore
 import SyncConfig
 import SyncEngine
 import SyncLedger
+import SyncrunSession
 
 /// `syncrun migrate`: moves the records the config describes from one org to another, with id
 /// remapping. The work is the `Migration` library's; this parses flags, connects both orgs,
@@ -135,14 +136,27 @@ struct MigrateCommand: AsyncParsableCommand {
         let connector = OrgConnector(
             environment: environment,
             trustedCertificatesFile: caFile,
+            localOrgLauncher: LocalOrgServerLauncher(),
             logger: CLILogging.logger
         )
-        let report = try await OrgAccessErrors.converting {
-            try await connector.withConnection(to: fromDefinition) { source in
-                try await connector.withConnection(to: toDefinition) { target in
-                    for note in source.notes + target.notes { StandardStreams.writeError(note + "\n") }
-                    return try await migrate(loaded, sources: sources, source: source, target: target)
-                }
+        let options = MigrationSession.Options(
+            configDirectory: config.configDirectory,
+            storePath: storePath,
+            resume: resume,
+            dryRun: dryRun,
+            logger: CLILogging.logger
+        )
+        let report = try await SessionErrors.converting {
+            do {
+                return try await MigrationSession.with(
+                    from: fromDefinition,
+                    to: toDefinition,
+                    connector: connector,
+                    options: options,
+                    notify: StandardStreams.notify
+                ) { session in try await migrate(loaded, sources: sources, session: session) }
+            } catch let error as MigrationError {
+                throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
             }
         }
         if let junit {
@@ -165,60 +179,22 @@ struct MigrateCommand: AsyncParsableCommand {
         }
     }
 
+    /// Runs the checked session's migration while its events are rendered, then prints the
+    /// report (and writes the id map).
     private func migrate(
         _ loaded: LoadedConfig,
         sources: MigrationSources,
-        source: OrgConnection,
-        target: OrgConnection
+        session: MigrationSession
     ) async throws -> MigrationReport {
-        let sourceIdentity = try await identity(of: source)
-        let targetIdentity = try await identity(of: target)
-        guard sourceIdentity.organizationID.prefix(15) != targetIdentity.organizationID.prefix(15) else {
-            throw CLIError.usage(
-                "--from '\(from)' and --to '\(to)' are the same org (\(sourceIdentity.organizationID)); "
-                    + "migrate moves records between two orgs"
-            )
-        }
-        let pair = MigrationPair(sourceOrgID: sourceIdentity.organizationID, targetOrgID: targetIdentity.organizationID)
-        let path =
-            storePath
-            ?? URL(fileURLWithPath: config.configDirectory)
-            .appendingPathComponent(".syncrun/migrate-\(pair.sourceOrgID)-\(pair.targetOrgID).db").path
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try StoreErrors.converting { try SoupStore.migrationStaging(path: path) }
-        StoreOptions.tellWhatOpeningDid(store)
-        let journal: MigrationJournal
-        do {
-            journal = try MigrationJournal(
-                path: MigrationJournal.defaultPath(configDirectory: config.configDirectory, pair: pair),
-                pair: pair,
-                now: Int64((Date().timeIntervalSince1970 * 1000).rounded())
-            )
-        } catch let error as MigrationError {
-            throw CLIError.usage(error.message)
-        }
-        let migrator = Migrator(
-            store: store,
-            source: source.client,
-            target: target.client,
-            journal: journal,
-            targetUserID: targetIdentity.userID,
-            logger: CLILogging.logger
-        )
         let renderer = SyncEventRenderer(format: format)
         let asJSON = renderer.asJSONLines
         let report: MigrationReport
         do {
-            try migrator.preflight(storePath: path, resume: resume, dryRun: dryRun)
-            // The staging store's sync downs read the source: it is bound to that org as any store.
-            try await StoreBindingCheck(store: store, path: path, connection: source).run(readOnly: false)
             let stop = StopSignal()
             let stopper = SignalStopper(stop: stop)
-            let (events, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
-            async let rendering: Void = renderer.render(events)
-            do {
-                report = try await migrator.run(
+            defer { withExtendedLifetime(stopper) {} }
+            report = try await SyncEventStream.run(consume: { await renderer.render($0) }) { events in
+                try await session.migrator.run(
                     sources,
                     storeConfig: loaded.userStore,
                     options: MigrationOptions(
@@ -228,16 +204,9 @@ struct MigrateCommand: AsyncParsableCommand {
                         allowDuplicates: allowDuplicates
                     ),
                     stop: stop,
-                    events: continuation
+                    events: events
                 ) { progress in MigrateReportRenderer.renderProgress(progress, asJSON: asJSON) }
-            } catch {
-                continuation.finish()
-                await rendering
-                throw error
             }
-            continuation.finish()
-            await rendering
-            withExtendedLifetime(stopper) {}
         } catch let error as MigrationError {
             throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
         } catch let error as OrgClientError {
@@ -250,22 +219,13 @@ struct MigrateCommand: AsyncParsableCommand {
         MigrateReportRenderer(asJSON: asJSON).render(report)
         if let idMap {
             do {
-                let count = try IDMapExport.write(MigrationBooks(journal: journal), toFile: idMap)
+                let count = try IDMapExport.write(MigrationBooks(journal: session.migrator.journal), toFile: idMap)
                 if !asJSON { StandardStreams.writeError("id map: \(count) record(s) written to \(idMap)\n") }
             } catch let error as MigrationError {
                 throw CLIError(error.message)
             }
         }
         return report
-    }
-
-    private func identity(of connection: OrgConnection) async throws -> OrgUserIdentity {
-        if let known = connection.identity { return known }
-        do {
-            return try await connection.client.identity()
-        } catch let error as OrgClientError {
-            throw CLIError(error.message)
-        }
     }
 }
 

@@ -3,6 +3,7 @@ import LocalOrg
 import Logging
 import OrgCheck
 import OrgClient
+import SyncrunSession
 
 /// Where `org check`, `org schema pull` and `org diff` get an org's shape: a schema file read
 /// offline (through the local org's own describe, so it answers as a served org would) or a
@@ -38,7 +39,7 @@ enum OrgShapeSource {
         followReferences: Bool
     ) async throws -> OrgShape {
         let logger = Logger(label: "syncrun", factory: { _ in SwiftLogNoOpLogHandler() })
-        return try await options.withOrgClient(project: project, logger: logger) { client in
+        return try await options.withDescriber(project: project, logger: logger) { client in
             do {
                 let global = try await client.describeGlobal().objects.map(\.name)
                 let lowered = Dictionary(global.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
@@ -68,7 +69,7 @@ enum OrgShapeSource {
         }
     }
 
-    private static func describe(_ names: [String], client: RESTOrgClient) async throws -> OrgShape {
+    private static func describe(_ names: [String], client: OrgDescriber) async throws -> OrgShape {
         let objects = try await withThrowingTaskGroup(of: (Int, ObjectShape).self) { group in
             for (index, name) in names.enumerated() {
                 group.addTask {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SoupStore
 import SyncConfig
+import SyncEngine
 
 /// `syncrun store init`: create or upgrade the soups of the store config.
 struct StoreInitCommand: ParsableCommand {
@@ -64,16 +65,6 @@ struct StoreInitCommand: ParsableCommand {
         if loaded.hasErrors {
             throw CLIError("the store config has \(loaded.errorCount) error(s); nothing was changed")
         }
-        return try StoreErrors.converting {
-            try (loaded.userStore?.soups ?? []).map { soup in
-                SoupSpec(
-                    name: soup.name,
-                    indexes: try soup.indexes.map { index in
-                        let type = try SoupIndexType(configName: index.type.rawValue, soup: soup.name)
-                        return IndexSpec(path: index.path, type: type)
-                    }
-                )
-            }
-        }
+        return try StoreErrors.converting { try (loaded.userStore?.soups ?? []).map(SoupSpec.init(declared:)) }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SoupStore
 import SyncLedger
+import SyncrunSession
 
 /// Options shared by the `store` subcommands: which store file, and where the config lives.
 struct StoreOptions: ParsableArguments {
@@ -34,14 +35,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Notes on standard error when opening `store` made its files private or upgraded its schema.
     static func tellWhatOpeningDid(_ store: SoupStore) {
-        for file in store.tightenedFiles {
-            StandardStreams.writeError("note: made '\(file)' private (mode 600): other users could read it\n")
-        }
-        if store.upgrade.isUpgrade {
-            StandardStreams.writeError(
-                "note: upgraded '\(store.path)' to this syncrun's schema (\(store.upgrade.appliedSteps.joined(separator: ", ")))\n"
-            )
-        }
+        for notice in SessionNotice.opening(store) { StandardStreams.notify(notice) }
     }
 
     /// Opens the existing store for reading only (`status`, `store query`, `store export`, `store

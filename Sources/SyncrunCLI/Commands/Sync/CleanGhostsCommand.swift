@@ -22,8 +22,8 @@ struct CleanGhostsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let name = name
-        try await SyncSession(store: store, org: org, format: format).run { config, engine, stop, events in
-            let definition = try SyncSession.definition(named: name, in: config)
+        try await SyncCommandSession(store: store, org: org, format: format).run { config, engine, stop, events in
+            let definition = try SyncCommandSession.definition(named: name, in: config)
             return [try await engine.cleanGhosts(definition, stop: stop, events: events)]
         }
     }

@@ -3,6 +3,9 @@ import Foundation
 import Logging
 import OrgAccess
 import OrgClient
+import SoupStore
+import SyncEngine
+import SyncrunSession
 
 /// Which org to talk to, and how to log in to it (every command that takes `--org`).
 ///
@@ -208,6 +211,18 @@ struct OrgOptions: ParsableArguments {
         }
     }
 
+    /// The connector of these flags: `--ca-file` (else `SSL_CERT_FILE`), and the embedded local
+    /// org for `local:DIR` orgs.
+    func connector(logger: Logger) -> OrgConnector {
+        let environment = ProcessInfo.processInfo.environment
+        return OrgConnector(
+            environment: environment,
+            trustedCertificatesFile: caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 },
+            localOrgLauncher: LocalOrgServerLauncher(),
+            logger: logger
+        )
+    }
+
     /// Connects to the org and runs `body`; a local org runs for the duration of `body`.
     ///
     /// - Throws: ``CLIError``: usage (2) when the org cannot be resolved, failure (1) when it
@@ -218,24 +233,31 @@ struct OrgOptions: ParsableArguments {
         _ body: (OrgConnection) async throws -> T
     ) async throws -> T {
         let definition = try await definition(project: project)
-        let environment = ProcessInfo.processInfo.environment
-        let caFile = caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        let connector = OrgConnector(environment: environment, trustedCertificatesFile: caFile, logger: logger)
         return try await OrgAccessErrors.converting {
-            try await connector.withConnection(to: definition) { connection in
+            try await connector(logger: logger).withConnection(to: definition) { connection in
                 for note in connection.notes { StandardStreams.writeError(note + "\n") }
                 return try await body(connection)
             }
         }
     }
 
-    /// Runs `body` with a client for the org.
-    func withOrgClient<T: Sendable>(
+    /// Runs `body` with the org opened for describes only (`org check`, `schema pull`, `org diff`):
+    /// no identity call, no store.
+    func withDescriber<T: Sendable>(
         project: ProjectContext?,
         logger: Logger,
-        _ body: (RESTOrgClient) async throws -> T
+        _ body: (OrgDescriber) async throws -> T
     ) async throws -> T {
-        try await withConnection(project: project, logger: logger) { try await body($0.client) }
+        let definition = try await definition(project: project)
+        return try await OrgAccessErrors.converting {
+            try await OrgDescriber.with(
+                definition,
+                connector: connector(logger: logger),
+                notify: StandardStreams.notify
+            ) {
+                try await body($0)
+            }
+        }
     }
 }
 
@@ -253,5 +275,29 @@ enum OrgAccessErrors {
             // A login server that cannot be reached, a TLS certificate that is not trusted, …
             throw CLIError(error.message)
         }
+    }
+}
+
+/// The errors a session's libraries throw as CLI errors: a refusal (another org's store, the same
+/// org twice, an unresolvable org, a definition problem) is a usage error (2), the rest failures (1).
+enum SessionErrors {
+    static func converting<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await OrgAccessErrors.converting(body)
+        } catch let error as SyncSessionError {
+            throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
+        } catch let error as SoupStoreError {
+            throw CLIError(error.message)
+        } catch let error as SyncEngineError {
+            throw cliError(error)
+        }
+    }
+
+    /// Engine errors: definition problems are usage errors (2), the rest failures (1).
+    static func cliError(_ error: SyncEngineError) -> CLIError {
+        let usageCodes: [SyncEngineError.Code] = [
+            .unknownSync, .wrongType, .notSupported, .invalidTarget, .definitionChanged, .ghostCleaningRefused,
+        ]
+        return usageCodes.contains(error.code) ? CLIError.usage(error.message) : CLIError(error.message)
     }
 }

@@ -28,7 +28,7 @@ struct ResyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (name, id, full, replace) = (name, id, full, replace)
-        try await SyncSession(store: store, org: org, format: format).run { config, engine, stop, events in
+        try await SyncCommandSession(store: store, org: org, format: format).run { config, engine, stop, events in
             let syncName: String
             if let id {
                 let state = try engine.syncState(id: id)
@@ -39,7 +39,7 @@ struct ResyncCommand: AsyncParsableCommand {
             } else {
                 syncName = name ?? ""
             }
-            let definition = try SyncSession.definition(named: syncName, in: config)
+            let definition = try SyncCommandSession.definition(named: syncName, in: config)
             return [
                 try await engine.syncDown(definition, full: full, replace: replace, stop: stop, events: events)
             ]

@@ -44,7 +44,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let startedAt = Date()
-        let session = SyncSession(store: store, org: org, format: format)
+        let session = SyncCommandSession(store: store, org: org, format: format)
         let renderer = SyncEventRenderer(format: format)
         let (only, options) = (only, PlanRunOptions(full: full, replace: replace, resume: resume, dryRun: dryRun))
         let report: PlanRunReport = try await session.session(renderer: renderer, readOnly: dryRun) {
@@ -93,7 +93,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         var definitions: [String: SyncDefinition] = [:]
         for name in plan.syncNames {
-            definitions[name] = try SyncSession.definition(named: name, in: config)
+            definitions[name] = try SyncCommandSession.definition(named: name, in: config)
         }
         return (plan, definitions)
     }

@@ -28,7 +28,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (names, full, replace) = (names, full, replace)
-        try await SyncSession(store: store, org: org, format: format).run { config, engine, stop, events in
+        try await SyncCommandSession(store: store, org: org, format: format).run { config, engine, stop, events in
             guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
             var plan: SyncPlan
             do {
@@ -39,7 +39,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
             var summaries: [SyncRunSummary] = []
             for step in plan.steps {
-                let definition = try SyncSession.definition(named: step.syncName, in: config)
+                let definition = try SyncCommandSession.definition(named: step.syncName, in: config)
                 let summary: SyncRunSummary
                 switch step.kind {
                 case .syncUp:

@@ -1,17 +1,48 @@
 import Foundation
 import LocalOrg
+import Logging
+import OrgAccess
 import OrgClient
 
-/// Opens (creating and seeding when new) the embedded local org of a `local:DIR` source.
-struct LocalOrgLauncher {
-    let settings: LocalOrgSettings
+/// The embedded local org (`LocalOrg`) behind `OrgAccess`'s ``LocalOrgLaunching``: opens,
+/// creates and seeds the org of a `local:DIR` source and serves it on the loopback interface.
+/// The command tree hands it to every ``OrgConnector`` it makes; an embedder of the libraries
+/// that wants `local:DIR` orgs hands it to its own.
+public struct LocalOrgServerLauncher: LocalOrgLaunching {
+    /// Creates the launcher.
+    public init() {}
+
+    public func hasOrg(inDirectory directory: String) -> Bool {
+        FileManager.default.fileExists(
+            atPath: URL(fileURLWithPath: directory).appendingPathComponent(OrgDatabase.fileName).path
+        )
+    }
+
+    public func withRunningOrg<T: Sendable>(
+        _ settings: LocalOrgSettings,
+        logger: Logger,
+        _ body: (RunningLocalOrg) async throws -> T
+    ) async throws -> T {
+        let (server, notes, identity) = try makeServer(settings)
+        return try await server.withRunningServer(logger: logger) { endpoint in
+            try await body(
+                RunningLocalOrg(
+                    baseURL: endpoint.baseURL.absoluteString,
+                    accessToken: endpoint.accessToken,
+                    refreshToken: endpoint.refreshToken,
+                    identity: identity,
+                    notes: notes
+                )
+            )
+        }
+    }
 
     /// The server, not yet running, what to tell the user (a new org was seeded), and the org and
     /// user its tokens belong to.
     ///
     /// - Throws: ``OrgAccessError`` (unavailable) when the org cannot be opened, its schema or
     ///   seed files are unusable, or its request log cannot be written.
-    func makeServer() throws -> (LocalOrgServer, [String], OrgUserIdentity) {
+    private func makeServer(_ settings: LocalOrgSettings) throws -> (LocalOrgServer, [String], OrgUserIdentity) {
         let directory = settings.directory
         var notes: [String] = []
         do {

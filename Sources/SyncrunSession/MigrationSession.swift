@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import Migration
+import OrgAccess
+import OrgClient
+import SoupStore
+
+/// What `migrate` does before it moves a record, for every caller alike: connect both orgs, refuse
+/// the same org on both sides, open the pair's staging store (default
+/// `.syncrun/migrate-SOURCEID-TARGETID.db` under the config directory) and its journal, check the
+/// store's pair and unfinished runs (``Migration/Migrator/preflight(storePath:resume:dryRun:)``),
+/// and bind the staging store to the source org as any store (``StoreBindingCheck``). A
+/// ``Migration/Migrator`` is reachable only through a session that passed all of it.
+public struct MigrationSession: Sendable {
+    /// What the caller chose.
+    public struct Options: Sendable {
+        /// The directory of the config (the staging store and the journal go under it).
+        public var configDirectory: String
+        /// The staging store; `nil` for the pair's default.
+        public var storePath: String?
+        /// Continue a migration that was killed or stopped.
+        public var resume: Bool
+        /// Read both orgs, write nothing to the target.
+        public var dryRun: Bool
+        /// Where the clients and the migrator log.
+        public var logger: Logger
+
+        /// Creates the options.
+        public init(configDirectory: String, storePath: String?, resume: Bool, dryRun: Bool, logger: Logger) {
+            self.configDirectory = configDirectory
+            self.storePath = storePath
+            self.resume = resume
+            self.dryRun = dryRun
+            self.logger = logger
+        }
+    }
+
+    /// The source org.
+    public let source: OrgConnection
+    /// The target org.
+    public let target: OrgConnection
+    /// The staging store's path.
+    public let storePath: String
+    /// The migrator over the checked staging store and the pair's journal.
+    public let migrator: Migrator
+
+    /// The (source, target) pair.
+    public var pair: MigrationPair { migrator.pair }
+
+    /// Connects both orgs, runs the checks above, then `body` with the session.
+    ///
+    /// - Throws: ``SyncSessionError`` (refused) for the same org on both sides, a journal that
+    ///   cannot be used, or a staging store bound to another org; (failed) when an identity call
+    ///   fails; ``Migration/MigrationError`` from the preflight; ``OrgAccess/OrgAccessError``;
+    ///   ``SoupStore/SoupStoreError``; what `body` throws.
+    public static func with<T: Sendable>(
+        from: OrgDefinition,
+        to: OrgDefinition,
+        connector: OrgConnector,
+        options: Options,
+        notify: SessionNotice.Handler,
+        _ body: (MigrationSession) async throws -> T
+    ) async throws -> T {
+        try await connector.withConnection(to: from) { source in
+            try await connector.withConnection(to: to) { target in
+                for note in source.notes + target.notes { notify(SessionNotice(note)) }
+                let session = try await open(source: source, target: target, options: options, notify: notify)
+                return try await body(session)
+            }
+        }
+    }
+
+    private static func open(
+        source: OrgConnection,
+        target: OrgConnection,
+        options: Options,
+        notify: SessionNotice.Handler
+    ) async throws -> MigrationSession {
+        let sourceIdentity = try await StoreBindingCheck.identity(of: source)
+        let targetIdentity = try await StoreBindingCheck.identity(of: target)
+        guard sourceIdentity.organizationID.prefix(15) != targetIdentity.organizationID.prefix(15) else {
+            throw SyncSessionError(
+                .refused,
+                "--from '\(source.definition.name)' and --to '\(target.definition.name)' are the same org "
+                    + "(\(sourceIdentity.organizationID)); migrate moves records between two orgs"
+            )
+        }
+        let pair = MigrationPair(sourceOrgID: sourceIdentity.organizationID, targetOrgID: targetIdentity.organizationID)
+        let path = options.storePath ?? defaultStorePath(configDirectory: options.configDirectory, pair: pair)
+        try? FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        let store = try SoupStore.migrationStaging(path: path)
+        for notice in SessionNotice.opening(store) { notify(notice) }
+        let journal: MigrationJournal
+        do {
+            journal = try MigrationJournal(
+                path: MigrationJournal.defaultPath(configDirectory: options.configDirectory, pair: pair),
+                pair: pair,
+                now: Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            )
+        } catch let error as MigrationError {
+            throw SyncSessionError(.refused, error.message)
+        }
+        let migrator = Migrator(
+            store: store,
+            source: source.client,
+            target: target.client,
+            journal: journal,
+            targetUserID: targetIdentity.userID,
+            logger: options.logger
+        )
+        try migrator.preflight(storePath: path, resume: options.resume, dryRun: options.dryRun)
+        // The staging store's sync downs read the source: it is bound to that org as any store.
+        try await StoreBindingCheck(store: store, path: path, connection: source)
+            .run(readOnly: false, known: sourceIdentity, notify: notify)
+        return MigrationSession(source: source, target: target, storePath: path, migrator: migrator)
+    }
+
+    /// The staging store of `pair` when none is named: `.syncrun/migrate-SOURCEID-TARGETID.db`
+    /// under the config directory.
+    public static func defaultStorePath(configDirectory: String, pair: MigrationPair) -> String {
+        URL(fileURLWithPath: configDirectory)
+            .appendingPathComponent(".syncrun/migrate-\(pair.sourceOrgID)-\(pair.targetOrgID).db").path
+    }
+}
