@@ -1,4 +1,5 @@
 import GRDB
+import JSONCore
 
 /// The org and user a store belongs to: recorded by its first sync, so that a later sync against
 /// another org or user is refused before ids and watermarks cross orgs (as the Mobile SDK keeps
@@ -32,7 +33,7 @@ public struct StoreOrgBinding: Sendable, Hashable {
     }
 
     private static func sameID(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.prefix(15) == rhs.prefix(15) && (lhs.count != 18 || rhs.count != 18 || lhs == rhs)
+        SalesforceID.same(lhs, rhs)
     }
 }
 
