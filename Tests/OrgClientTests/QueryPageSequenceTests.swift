@@ -104,3 +104,35 @@ struct QueryPageSequenceTests {
         #expect(org.log == ["request 2", "request 3"])
     }
 }
+
+/// The page fetched ahead goes through `queryMore`'s host check: a `nextRecordsUrl` (top-level or
+/// of a nested child set) that is not a path under `/services/data/` is refused, and the token is
+/// never sent there.
+struct QueryPageSequenceHostTests {
+    @Test func aNextRecordsURLElsewhereIsRefusedWhenThatPageIsAskedFor() async throws {
+        let first =
+            #"{"totalSize":4,"done":false,"nextRecordsUrl":"https://evil.example/services/data/v62.0/query/x-2","records":[{"Id":"1"}]}"#
+        let transport = ScriptedTransport([.respond(200, body: first)])
+        let (client, _, _) = try transport.makeClient()
+        var pages = 0
+        let error = await #expect(throws: OrgClientError.self) {
+            for try await _ in client.queryPages("SELECT Id FROM Account") { pages += 1 }
+        }
+        #expect(pages == 1)
+        #expect(error?.code == .invalidResponse)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test(arguments: [
+        "https://evil.example/services/data/v62.0/query/x-2", "//evil.example/services/data/v62.0/q", "/other/path",
+    ])
+    func aNestedChildSetElsewhereIsRefusedWithoutARequest(url: String) async throws {
+        let transport = ScriptedTransport([])
+        let (client, _, _) = try transport.makeClient()
+        let error = await #expect(throws: OrgClientError.self) {
+            for try await _ in client.queryPages(following: url) {}
+        }
+        #expect(error?.code == .invalidResponse)
+        #expect(transport.requests.isEmpty)
+    }
+}
