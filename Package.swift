@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "SyncLedger",
             dependencies: [
-                "SoupStore", "FileSchema", .product(name: "GRDB", package: "GRDB.swift"),
+                "JSONCore", "SoupStore", "FileSchema", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

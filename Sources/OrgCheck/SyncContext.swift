@@ -1,3 +1,4 @@
+import JSONCore
 import SOQL
 import SyncConfig
 
@@ -156,13 +157,8 @@ struct SyncContext {
     }
 
     private mutating func checkLiteralID(_ value: SOQLValue, in queryPath: [ConfigSourceMap.Step]) {
-        guard case .string(let text) = value, text.count == 15 || text.count == 18,
-            text.unicodeScalars.allSatisfy({
-                $0.properties.isASCIIHexDigit || (("g"..."z").contains($0))
-                    || ("G"..."Z").contains($0)
-            })
-        else { return }
-        let prefix = String(text.prefix(3))
+        guard case .string(let text) = value, let id = SalesforceID(text) else { return }
+        let prefix = id.keyPrefix
         let isRecordType = prefix == "012"
         let owner = shape.objects.first { $0.keyPrefix == prefix }
         guard isRecordType || owner != nil else { return }

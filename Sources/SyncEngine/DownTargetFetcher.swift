@@ -38,9 +38,9 @@ enum RemoteIDPage: Sendable {
 /// Fetches a sync down target's records page by page, and its remote ids for ghost cleaning.
 ///
 /// One conformer per supported target kind. Fetchers hold no records: each page goes to `body`,
-/// which writes it to the store before the next page is handed over. A fetcher may request the
-/// next page while `body` writes the current one (the `soql` target does), so at most two pages
-/// are in memory.
+/// which writes it to the store before the next page is handed over. Fetchers read query results
+/// through `OrgClient.queryPages`, which requests the next page while `body` writes the current
+/// one, so at most two pages are in memory.
 protocol DownTargetFetcher: Sendable {
     /// The soup records are saved into.
     var soupName: String { get }
@@ -125,10 +125,7 @@ extension DownTargetFetcher {
             guard let lastID = slice.last else { return }
             after = lastID
             let query = SOQLText.select(fields: [idFieldName], from: objectType, idField: idFieldName, in: slice)
-            var page = try await org.queryFirstPage(query, options: QueryOptions())
-            guard try await body(.records(page.body.text)) else { return }
-            while let next = page.nextRecordsURL {
-                page = try await org.queryMore(next, options: QueryOptions())
+            for try await page in org.queryPages(query) {
                 guard try await body(.records(page.body.text)) else { return }
             }
         }

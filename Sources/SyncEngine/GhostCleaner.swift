@@ -178,10 +178,8 @@ struct SharedGhostCheck: Sendable {
             for (type, ids) in byType.sorted(by: { $0.key < $1.key }) {
                 if stop.isStopRequested { return false }
                 let query = SOQLText.select(fields: [idPath], from: type, idField: idPath, in: ids)
-                var page = try await org.queryFirstPage(query, options: QueryOptions())
-                var answers = [page.body.text]
-                while let next = page.nextRecordsURL {
-                    page = try await org.queryMore(next, options: QueryOptions())
+                var answers: [String] = []
+                for try await page in org.queryPages(query) {
                     answers.append(page.body.text)
                 }
                 try await store.write { [answers] writer in

@@ -37,10 +37,7 @@ struct MRUDownFetcher: DownTargetFetcher {
         for start in stride(from: 0, to: ids.count, by: SOQLText.maximumIDsPerQuery) {
             let slice = Array(ids[start..<min(start + SOQLText.maximumIDsPerQuery, ids.count)])
             let query = SOQLText.select(fields: fields, from: objectType, idField: idFieldName, in: slice)
-            var page = try await org.queryFirstPage(query, options: QueryOptions())
-            guard try await body(DownPage(json: page.body.text, totalSize: ids.count)) else { return }
-            while let next = page.nextRecordsURL {
-                page = try await org.queryMore(next, options: QueryOptions())
+            for try await page in org.queryPages(query) {
                 guard try await body(DownPage(json: page.body.text, totalSize: ids.count)) else { return }
             }
         }

@@ -83,11 +83,8 @@ struct RefreshDownFetcher: DownTargetFetcher {
                 modifiedField: since == nil ? nil : modificationDateFieldName,
                 since: since
             )
-            var page = try await org.queryFirstPage(query, options: QueryOptions())
-            sentAny = true
-            guard try await body(DownPage(json: page.body.text, totalSize: totalSize)) else { return }
-            while let next = page.nextRecordsURL {
-                page = try await org.queryMore(next, options: QueryOptions())
+            for try await page in org.queryPages(query) {
+                sentAny = true
                 guard try await body(DownPage(json: page.body.text, totalSize: totalSize)) else { return }
             }
         }

@@ -149,26 +149,17 @@ extension SOQLDownFetcher {
         try? await org.deleteQueryJob(job.id)
     }
 
-    /// Polls the job until it is `JobComplete`.
-    /// - Throws: `SyncEngineError` `.server` with the org's message when the job failed or was aborted.
+    /// Polls the job (``bulkPoller``) until it is `JobComplete`.
+    /// - Throws: `SyncEngineError` `.server` with the org's message when the job failed or was
+    ///   aborted, or naming the job when it did not end before the deadline.
     func waitForJob(_ id: String, org: any BulkQueryClient) async throws -> BulkJobInfo {
-        var delay = Duration.milliseconds(50)
-        while true {
-            let info = try await org.queryJob(id)
-            switch info.state {
-            case .jobComplete: return info
-            case .failed, .aborted:
-                throw SyncEngineError.bulkJobFailed(
-                    syncName,
-                    jobID: id,
-                    state: info.stateText,
-                    message: info.errorMessage
-                )
-            default:
-                try await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(2))
-            }
+        let info = try await bulkPoller.waitUntilEnded(jobID: id, kind: .query, syncName: syncName) {
+            try await org.queryJob(id)
         }
+        guard info.state == .jobComplete else {
+            throw SyncEngineError.bulkJobFailed(syncName, jobID: id, state: info.stateText, message: info.errorMessage)
+        }
+        return info
     }
 }
 

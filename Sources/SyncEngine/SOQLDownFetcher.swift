@@ -5,7 +5,7 @@ import SyncConfig
 
 /// The `soql` target (sync-semantics §4.2–§4.4): the query, with the id and modification fields
 /// added when missing and `ORDER BY <modification field>` when it has no ORDER BY, paged through
-/// `nextRecordsUrl`.
+/// `OrgClient.queryPages` (the next page fetched while one is written).
 ///
 /// Resync uses `<mod> >= <watermark> AND (<original condition>)`: inclusive, so records stamped
 /// in the same instant as the watermark but committed after the last run are fetched; the ones
@@ -31,6 +31,8 @@ struct SOQLDownFetcher: DownTargetFetcher {
     var journal: BulkJobJournal?
     /// The records asked for per Bulk results page.
     var bulkPageSize = 10_000
+    /// How a query job is awaited (the engine's clock and ``SyncEngineConfiguration/bulkJobPolling``).
+    var bulkPoller = BulkJobPoller(policy: BulkJobPolling(), clock: ContinuousClock())
     /// The records written per page from a Bulk results page (REST's largest query page).
     static let bulkWritePageSize = 2_000
 
@@ -84,21 +86,18 @@ struct SOQLDownFetcher: DownTargetFetcher {
         if let bulk, decide(totalSize: nil, org: org).usesBulk {
             return try await fetchThroughBulk(since: maxTimeStamp, resume: nil, org: bulk, body: body)
         }
-        var page = try await org.queryFirstPage(queryText(since: maxTimeStamp), options: options)
-        let totalSize = page.totalSize
+        let first = try await org.queryFirstPage(queryText(since: maxTimeStamp), options: options)
+        let totalSize = first.totalSize
         if let bulk, decide(totalSize: totalSize, org: org).usesBulk {
             // `auto` at or above the threshold: the whole result comes from a job; this first page
             // is not written (the job returns its records too), so progress counts each record once.
             return try await fetchThroughBulk(since: maxTimeStamp, resume: nil, org: bulk, body: body)
         }
-        while let next = page.nextRecordsURL {
-            // The next page travels while this one is written; leaving the scope early (stop,
-            // error) cancels it.
-            async let following = org.queryMore(next, options: options)
+        // The next page travels while this one is written; leaving the loop early (stop, error)
+        // cancels it.
+        for try await page in org.queryPages(continuing: first, options: options) {
             guard try await body(DownPage(json: page.body.text, totalSize: totalSize)) else { return }
-            page = try await following
         }
-        _ = try await body(DownPage(json: page.body.text, totalSize: totalSize))
     }
 
     /// Whether ghost cleaning would be exact: not with LIMIT or OFFSET (§11 item 9).
@@ -116,13 +115,11 @@ struct SOQLDownFetcher: DownTargetFetcher {
         if let bulk, decide(totalSize: nil, org: org).usesBulk {
             return try await remoteIDsThroughBulk(idsQuery, org: bulk, body: body)
         }
-        var page = try await org.queryFirstPage(idsQuery, options: options)
-        if let bulk, decide(totalSize: page.totalSize, org: org).usesBulk {
+        let first = try await org.queryFirstPage(idsQuery, options: options)
+        if let bulk, decide(totalSize: first.totalSize, org: org).usesBulk {
             return try await remoteIDsThroughBulk(idsQuery, org: bulk, body: body)
         }
-        guard try await body(.records(page.body.text)) else { return }
-        while let next = page.nextRecordsURL {
-            page = try await org.queryMore(next, options: options)
+        for try await page in org.queryPages(continuing: first, options: options) {
             guard try await body(.records(page.body.text)) else { return }
         }
     }

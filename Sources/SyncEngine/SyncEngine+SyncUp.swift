@@ -41,6 +41,7 @@ extension SyncEngine {
         }
         var runner = SyncUpRunner(store: store, org: org, registry: registry, logger: logger, events: events)
         runner.customSender = setup.customSender(org: org)
+        runner.bulkPoller = BulkJobPoller(policy: configuration.bulkJobPolling, clock: configuration.clock)
         return try await runner.run(definition, target: setup.target, plan: setup.plan, state: state, stop: stop)
     }
 }

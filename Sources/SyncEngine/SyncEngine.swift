@@ -125,6 +125,7 @@ public struct SyncEngine: Sendable {
         if var soql = fetcher as? SOQLDownFetcher {
             soql.journal = BulkJobJournal(store: store, syncID: state.id)
             soql.bulkPageSize = configuration.bulkResultsPageSize
+            soql.bulkPoller = BulkJobPoller(policy: configuration.bulkJobPolling, clock: configuration.clock)
             fetcher = soql
         }
         let runner = SyncDownRunner(store: store, org: org, registry: registry, logger: logger, events: events)
@@ -149,7 +150,11 @@ public struct SyncEngine: Sendable {
         stop: StopSignal = StopSignal(),
         events: AsyncStream<SyncEvent>.Continuation? = nil
     ) async throws -> SyncRunSummary {
-        let fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: configuration.customTargets)
+        var fetcher = try DownTargetFactory.makeFetcher(for: definition, plugins: configuration.customTargets)
+        if var soql = fetcher as? SOQLDownFetcher {
+            soql.bulkPoller = BulkJobPoller(policy: configuration.bulkJobPolling, clock: configuration.clock)
+            fetcher = soql
+        }
         let state = try prepare(definition, fetcher: fetcher, replace: false)
         let cleaner = GhostCleaner(store: store, org: org, registry: registry, logger: logger, events: events)
         return try await cleaner.run(definition, state: state, fetcher: fetcher, stop: stop)

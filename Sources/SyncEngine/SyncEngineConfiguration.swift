@@ -8,6 +8,8 @@ import Foundation
 /// | ``hostName`` | `String` | this machine's host name |
 /// | ``now`` | `@Sendable () -> Int64` | the system clock, ms since the epoch |
 /// | ``bulkResultsPageSize`` | `Int` | 10,000 (`maxRecords` of each Bulk results page) |
+/// | ``clock`` | `any Clock<Duration>` | `ContinuousClock()`: the waits between Bulk job polls |
+/// | ``bulkJobPolling`` | ``BulkJobPolling`` | 50 ms doubling up to 2 s, deadline 1 hour |
 /// | ``customTargets`` | ``CustomTargets`` | none |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
@@ -19,6 +21,11 @@ public struct SyncEngineConfiguration: Sendable {
     /// The records asked for per Bulk API 2.0 results page (`maxRecords`); each page is written
     /// before the next is fetched, so this bounds the memory a Bulk sync down holds.
     public var bulkResultsPageSize = 10_000
+    /// The clock the engine waits on (between the polls of a Bulk API 2.0 job); tests pass one
+    /// that does not wait.
+    public var clock: any Clock<Duration> = ContinuousClock()
+    /// How a Bulk API 2.0 job is awaited: the waits between polls and the deadline.
+    public var bulkJobPolling = BulkJobPolling()
     /// The plug-ins (custom targets in Swift) the syncs of this engine may name; none by default.
     public var customTargets = CustomTargets()
 

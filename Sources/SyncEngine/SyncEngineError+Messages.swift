@@ -137,6 +137,26 @@ extension SyncEngineError {
         )
     }
 
+    /// A Bulk API 2.0 job that did not end within ``BulkJobPolling/deadline``.
+    static func bulkJobDeadline(
+        _ name: String,
+        jobID: String,
+        kind: String,
+        state: String,
+        deadline: Duration
+    ) -> SyncEngineError {
+        let seconds = deadline.components.seconds
+        let within = seconds >= 1 ? "\(seconds) s" : "\(deadline)"
+        return SyncEngineError(
+            code: .server,
+            message: "sync '\(name)': the Bulk API 2.0 \(kind) job \(jobID) did not end within \(within) "
+                + "(its last state: \(state)); it may still be running on the org: look it up in Setup > Bulk Data "
+                + "Load Jobs and abort it there if it is stuck, then run again; to wait longer raise "
+                + "SyncEngineConfiguration.bulkJobPolling.deadline, or set \"api\": \"rest\" on the target to avoid Bulk",
+            syncName: name
+        )
+    }
+
     static func bulkMissingColumn(_ name: String, column: String) -> SyncEngineError {
         SyncEngineError(
             code: .server,

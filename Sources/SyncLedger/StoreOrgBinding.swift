@@ -1,4 +1,5 @@
 import GRDB
+import JSONCore
 import SoupStore
 
 /// The org and user a store belongs to: recorded by its first sync, so that a later sync against
@@ -33,7 +34,7 @@ public struct StoreOrgBinding: Sendable, Hashable {
     }
 
     private static func sameID(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.prefix(15) == rhs.prefix(15) && (lhs.count != 18 || rhs.count != 18 || lhs == rhs)
+        SalesforceID.same(lhs, rhs)
     }
 }
 

@@ -15,3 +15,10 @@ struct HTTPDateTests {
         #expect(HTTPDate(Date(timeIntervalSince1970: seconds)).text == expected)
     }
 }
+
+struct PrimingTimestampTests {
+    @Test func thePrimingRecordsTimestampHasMillisecondsAndZ() {
+        let date = Date(timeIntervalSince1970: 1_709_658_251.5)
+        #expect(RESTOrgClient.primingTimestamp(date) == "2024-03-05T17:04:11.500Z")
+    }
+}

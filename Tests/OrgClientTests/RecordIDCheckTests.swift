@@ -4,7 +4,7 @@ import Testing
 
 /// `PathComponents.checkRecordID`: what may go into a URL path as a record id.
 struct RecordIDCheckTests {
-    @Test(arguments: ["001000000000001", "001000000000001AAA", "a0Bxx0000012345zZ9"])
+    @Test(arguments: ["001000000000001", "001000000000001AAA", "a0Bxx0000012345EAA", "a0bxx0000012345eaa"])
     func fifteenOrEighteenASCIILettersAndDigitsAreRecordIDs(id: String) throws {
         #expect(try PathComponents.checkRecordID(id) == id)
     }
@@ -18,6 +18,17 @@ struct RecordIDCheckTests {
         let error = #expect(throws: OrgClientError.self) { try PathComponents.checkRecordID(id) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message == "'\(id)' is not a record ID; IDs have 15 or 18 letters and digits")
+    }
+
+    @Test(arguments: ["a0Bxx0000012345zZ9", "001000000000001AAB", "001000000000001AA6"])
+    func eighteenCharactersWithoutAChecksumAreRefusedWithTheReason(id: String) {
+        let error = #expect(throws: OrgClientError.self) { try PathComponents.checkRecordID(id) }
+        #expect(error?.code == .invalidArgument)
+        #expect(
+            error?.message
+                == "'\(id)' is not a record ID; the last 3 of its 18 characters are not the checksum of the first 15; "
+                + "copy the whole id from Salesforce"
+        )
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 
 /// The identity service of the local org: the identity URL `GET /id/{orgId}/{userId}` that token
 /// responses name in `id`, and OpenID Connect's `GET /services/oauth2/userinfo`.
@@ -120,6 +121,6 @@ struct IdentityEndpoint: Sendable {
 
     /// 15- and 18-character forms of one id compare equal.
     private static func sameID(_ given: String, _ own: String) -> Bool {
-        given == own || (given.count == 15 && own.hasPrefix(given))
+        SalesforceID.same(given, own)
     }
 }

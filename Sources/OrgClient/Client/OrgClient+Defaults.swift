@@ -1,16 +1,45 @@
 import Foundation
 
 extension OrgClient {
-    /// Every page of a query, fetched one at a time as the sequence is iterated: a page is
-    /// requested only after the previous one was consumed, so a slow store slows the fetching
-    /// instead of filling memory.
+    /// Every page of a query, each next page fetched while the caller uses the current one (one
+    /// page ahead, never more; see ``QueryPageSequence``).
+    ///
+    /// ```swift
+    /// for try await page in org.queryPages("SELECT Id, Name FROM Account") {
+    ///     try await store.write(page.body)   // the next page travels meanwhile
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - soql: The query.
     ///   - options: Page size and whether to include deleted rows.
     /// - Returns: The pages, first to last; iteration throws ``OrgClientError``.
     public func queryPages(_ soql: String, options: QueryOptions = QueryOptions()) -> QueryPageSequence {
-        QueryPageSequence(client: self, soql: soql, options: options)
+        QueryPageSequence(client: self, start: .query(soql), options: options)
+    }
+
+    /// `first`, a page the caller already fetched (to read its `totalSize` before deciding how to
+    /// go on), then the pages after it, fetched one page ahead like ``queryPages(_:options:)``.
+    ///
+    /// - Parameters:
+    ///   - first: A query page, handed out first as it is.
+    ///   - options: The page size of the pages after it.
+    public func queryPages(continuing first: QueryPage, options: QueryOptions = QueryOptions()) -> QueryPageSequence {
+        QueryPageSequence(client: self, start: .page(first), options: options)
+    }
+
+    /// The pages of a nested child set (a parent record's `{"totalSize", "done",
+    /// "nextRecordsUrl", "records"}`) after the ones nested in the parent's page: the page at
+    /// `nextRecordsURL`, then the pages after it, fetched one page ahead like
+    /// ``queryPages(_:options:)``. No pages when `nextRecordsURL` is `nil`.
+    ///
+    /// - Parameters:
+    ///   - nextRecordsURL: The nested set's `nextRecordsUrl`.
+    ///   - options: The page size.
+    public func queryPages(following nextRecordsURL: String?, options: QueryOptions = QueryOptions())
+        -> QueryPageSequence
+    {
+        QueryPageSequence(client: self, start: .nextRecordsURL(nextRecordsURL), options: options)
     }
 
     /// Updates fields of a record without a precondition.
@@ -20,40 +49,4 @@ extension OrgClient {
 
     /// Counters are not kept by default.
     public func statistics() -> OrgClientStatistics { OrgClientStatistics() }
-}
-
-/// The pages of one query; see ``OrgClient/queryPages(_:options:)``.
-public struct QueryPageSequence: AsyncSequence, Sendable {
-    public typealias Element = QueryPage
-
-    let client: any OrgClient
-    let soql: String
-    let options: QueryOptions
-
-    /// Walks the pages.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let client: any OrgClient
-        let soql: String
-        let options: QueryOptions
-        var hasStarted = false
-        var nextRecordsURL: String?
-
-        public mutating func next() async throws -> QueryPage? {
-            let page: QueryPage
-            if !hasStarted {
-                hasStarted = true
-                page = try await client.queryFirstPage(soql, options: options)
-            } else if let url = nextRecordsURL {
-                page = try await client.queryMore(url, options: options)
-            } else {
-                return nil
-            }
-            nextRecordsURL = page.isDone ? nil : page.nextRecordsURL
-            return page
-        }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(client: client, soql: soql, options: options)
-    }
 }

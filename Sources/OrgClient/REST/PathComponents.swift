@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Encoding and checking of the pieces the client puts into URLs.
 package enum PathComponents {
     /// Percent-encodes everything except RFC 3986 unreserved characters, so the result is safe in
@@ -31,12 +33,11 @@ package enum PathComponents {
         return name
     }
 
-    /// Checks a record ID: 15 or 18 letters and digits.
+    /// Checks a record ID by the package's one rule (``SalesforceID``): 15 or 18 letters and
+    /// digits, the last 3 of 18 a checksum of the first 15. Returns `id` as given.
     static func checkRecordID(_ id: String) throws -> String {
-        guard id.utf8.count == 15 || id.utf8.count == 18,
-            id.utf8.allSatisfy(isASCIILetterOrDigit)
-        else {
-            throw OrgClientError.invalidArgument("'\(id)' is not a record ID; IDs have 15 or 18 letters and digits")
+        if let problem = SalesforceID.problem(with: id) {
+            throw OrgClientError.invalidArgument("'\(id)' is not a record ID; \(problem)")
         }
         return id
     }

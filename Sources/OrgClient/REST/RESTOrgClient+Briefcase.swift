@@ -1,4 +1,5 @@
 import Foundation
+import SOQL
 
 extension RESTOrgClient {
     /// `GET /connect/briefcase/priming-records` (Connect REST API, 54.0+): one page of the ids of
@@ -31,9 +32,6 @@ extension RESTOrgClient {
 
     /// `2024-03-05T10:11:12.345Z`: the timestamp format of the priming-records API.
     static func primingTimestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        SalesforceDateTime.soqlLiteral(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }

@@ -6,7 +6,7 @@ extension GhostPreviewer {
     /// Previews the ghost cleaning of a `parent_children` target (sync-semantics §6, §11 item 19)
     /// with the run's walk of the ids-only nested query
     /// (``ParentChildrenDownFetcher/walkIDs(org:childIDs:moreChildIDs:body:)``), nested child pages
-    /// followed with `queryMore`.
+    /// followed with `OrgClient.queryPages(following:)`.
     ///
     /// The candidates of both soups (the clean parents and children this sync fetched) are held in
     /// memory; every parent id and child id returned is struck out, read with the SQL the run

@@ -147,14 +147,11 @@ struct GhostPreviewer: Sendable {
             for start in stride(from: 0, to: ids.count, by: SharedGhostCheck.idsPerRequest) {
                 let slice = Array(ids[start..<min(start + SharedGhostCheck.idsPerRequest, ids.count)])
                 let query = SOQLText.select(fields: [idPath], from: type, idField: idPath, in: slice)
-                var page = try await org.queryFirstPage(query, options: QueryOptions())
                 var present: Set<String> = []
-                while true {
+                for try await page in org.queryPages(query) {
                     let text = page.body.text
                     let ids = try await store.read { reader in try reader.recordIDs(ofPage: text, idPath: idPath) }
                     present.formUnion(ids)
-                    guard let next = page.nextRecordsURL else { break }
-                    page = try await org.queryMore(next, options: QueryOptions())
                 }
                 gone.formUnion(slice.filter { !present.contains($0) })
             }

@@ -13,7 +13,7 @@ extension SyncDownPreviewer {
     ///   `LEAVE_IF_CHANGED` a tree whose parent or any stored child has local changes is left whole
     ///   (its children are `skippedLocallyChanged`, and its parent too, counted in
     ///   `parentsProtectedByChildren` when only a child protects it);
-    /// - the children it would save, then each `queryMore` page of a paged nested child set, go
+    /// - the children it would save, then each further page of a paged nested child set, go
     ///   through ``SoupReader/previewPage(_:in:options:recordLimit:)`` for the children's soup;
     /// - the parents it hands on go through `previewPage` for the parents' soup, as the runner
     ///   writes them.

@@ -27,8 +27,9 @@ import SyncLedger
 ///
 /// A resync runs two queries (``ParentChildrenQueries``): the parents changed since the watermark
 /// with all their children, then the unchanged parents whose children changed, with those
-/// children. Nested child sets the server pages (`done: false` and a `nextRecordsUrl` in the nested
-/// result, which Salesforce may do for large child sets) are followed with `queryMore`, their
+/// children. Nested child sets the server pages (`done: false` and a next-records URL in the nested
+/// result, which Salesforce may do for large child sets) are followed with
+/// `OrgClient.queryPages(following:)`, their
 /// children saved under their parent (not for a protected tree, whose children are not saved);
 /// the local org returns every child inline, so the tests page them with a wrapping client
 /// (`NestedPagingOrgClient` in the dry-run tests). ``walk(since:org:children:moreChildren:body:)``
@@ -131,13 +132,13 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
     }
 
     /// Walks the run's queries (the changed parents, then on a resync the parents of changed
-    /// children) page by page, and each page's paged nested child sets with `queryMore`; shared by
+    /// children) page by page, and each page's paged nested child sets with `queryPages(following:)`; shared by
     /// the run and the dry run, which differ only in what they do with the children.
     ///
     /// - Parameters:
     ///   - children: Handles the children of one page of parents (the query response); returns the
     ///     parents to hand to `body` and the nested child sets to follow.
-    ///   - moreChildren: Handles one `queryMore` page of a nested child set, with its parent's id.
+    ///   - moreChildren: Handles one further page of a nested child set, with its parent's id.
     ///   - body: Called with each page of parents once its children are handled; returns `false`
     ///     to stop.
     func walk(
@@ -151,23 +152,20 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
         for query in [queries.changedParents(since: maxTimeStamp)]
             + (maxTimeStamp > 0 ? [queries.parentsOfChangedChildren(since: maxTimeStamp)] : [])
         {
-            var page = try await org.queryFirstPage(query.text, options: QueryOptions())
-            let totalSize = countedBefore + page.totalSize
-            countedBefore = totalSize
-            while true {
+            // The first page's `totalSize` counts the query's parents.
+            var counted: Int?
+            for try await page in org.queryPages(query.text) {
+                let totalSize = counted ?? countedBefore + page.totalSize
+                counted = totalSize
                 let split = try await children(page.body.text)
                 for more in split.moreChildren {
-                    var next: String? = more.nextRecordsURL
-                    while let url = next {
-                        let childrenPage = try await org.queryMore(url, options: QueryOptions())
+                    for try await childrenPage in org.queryPages(following: more.nextRecordsURL) {
                         try await moreChildren(childrenPage.body.text, more.parentID)
-                        next = childrenPage.nextRecordsURL
                     }
                 }
                 guard try await body(DownPage(json: split.parentsPage, totalSize: totalSize)) else { return }
-                guard let next = page.nextRecordsURL else { break }
-                page = try await org.queryMore(next, options: QueryOptions())
             }
+            countedBefore = counted ?? countedBefore
         }
     }
 
@@ -215,12 +213,12 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
     }
 
     /// Walks the ids-only query page by page, and each page's paged nested child sets with
-    /// `queryMore`; shared by ghost cleaning and its dry run.
+    /// `queryPages(following:)`; shared by ghost cleaning and its dry run.
     ///
     /// - Parameters:
     ///   - childIDs: Handles the child ids nested in one page (the query response); returns the
     ///     nested child sets to follow.
-    ///   - moreChildIDs: Handles one `queryMore` page of a nested child set.
+    ///   - moreChildIDs: Handles one further page of a nested child set.
     ///   - body: Called with each page once its children are handled; returns `false` to stop.
     /// - Returns: `false` when `body` stopped the walk.
     func walkIDs(
@@ -229,21 +227,16 @@ struct ParentChildrenDownFetcher: DownTargetFetcher {
         moreChildIDs: (String) async throws -> Void,
         body: (String) async throws -> Bool
     ) async throws -> Bool {
-        var page = try await org.queryFirstPage(queries.ids.text, options: QueryOptions())
-        while true {
+        for try await page in org.queryPages(queries.ids.text) {
             let text = page.body.text
             for continuation in try await childIDs(text) {
-                var next: String? = continuation.nextRecordsURL
-                while let url = next {
-                    let children = try await org.queryMore(url, options: QueryOptions())
+                for try await children in org.queryPages(following: continuation.nextRecordsURL) {
                     try await moreChildIDs(children.body.text)
-                    next = children.nextRecordsURL
                 }
             }
             guard try await body(text) else { return false }
-            guard let next = page.nextRecordsURL else { return true }
-            page = try await org.queryMore(next, options: QueryOptions())
         }
+        return true
     }
 
     /// Checks that the children's soup exists and indexes the child id field.

@@ -1,4 +1,5 @@
 import Foundation
+import SOQL
 
 /// A JUnit XML report, the format CI systems (GitHub Actions reporters, GitLab, Jenkins) read: one
 /// suite of test cases. `syncrun run` writes one case per plan step, `syncrun migrate` one per
@@ -60,7 +61,9 @@ public struct JUnitSuite: Sendable, Hashable {
         let failures = cases.filter { $0.failure != nil }.count
         let skipped = cases.filter { $0.failure == nil && $0.skipped != nil }.count
         let seconds = Self.seconds(cases.reduce(0) { $0 + $1.milliseconds })
-        let stamp = ISO8601DateFormatter().string(from: timestamp)
+        let stamp = SalesforceDateTime.iso8601Seconds(
+            milliseconds: Int64((timestamp.timeIntervalSince1970 * 1000).rounded(.down))
+        )
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let counts =
             "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(seconds)\""

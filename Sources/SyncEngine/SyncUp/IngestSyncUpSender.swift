@@ -12,8 +12,10 @@ import OrgClient
 struct IngestSyncUpSender: Sendable {
     let org: any BulkIngestClient
     let plan: SyncUpRequestPlan
-    /// The wait before the first poll of a job, doubled after each poll up to 2 s.
-    var firstPoll = Duration.milliseconds(50)
+    /// The sync, for the deadline's message.
+    var syncName: String
+    /// How a job is awaited (the engine's clock and ``SyncEngineConfiguration/bulkJobPolling``).
+    var poller: BulkJobPoller
 
     private struct Row {
         var entryID: Int64
@@ -148,12 +150,8 @@ struct IngestSyncUpSender: Sendable {
             _ = try? await org.closeIngestJob(job.id, abort: true)
             throw error
         }
-        var delay = firstPoll
-        var info = job
-        while info.state?.isTerminal != true {
-            try await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(2))
-            info = try await org.ingestJob(job.id)
+        let info = try await poller.waitUntilEnded(jobID: job.id, kind: .ingest, syncName: syncName, known: job) {
+            try await org.ingestJob(job.id)
         }
         guard info.state == .jobComplete else {
             let detail = OrgErrorDetail(

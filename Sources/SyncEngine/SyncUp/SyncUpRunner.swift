@@ -18,6 +18,8 @@ struct SyncUpRunner: Sendable {
     /// A custom target's plug-in sender (``SyncUpSetup/customSender(org:)``), `nil` for the
     /// other kinds.
     var customSender: CustomSyncUpSender?
+    /// How Bulk API 2.0 ingest jobs are awaited.
+    var bulkPoller = BulkJobPoller(policy: BulkJobPolling(), clock: ContinuousClock())
 
     /// Runs `definition` (state `state`, target `target`).
     ///
@@ -215,10 +217,18 @@ struct SyncUpRunner: Sendable {
                 // Prepared while the batch before is still being sent.
                 let prepared = try await prepare(batch, plan: plan, soup: soup)
                 try await answered()
-                let (kind, callSize) = (target.kind, target.maxBatchSize)
+                let (kind, callSize, name) = (target.kind, target.maxBatchSize, definition.name)
                 sending = (
                     Task { [prepared] in
-                        try await send(prepared.toSend, kind: kind, callSize: callSize, plan: plan, ingest: ingest)
+                        try await send(
+                            prepared.toSend,
+                            kind: kind,
+                            callSize: callSize,
+                            plan: plan,
+                            ingest: ingest.map {
+                                IngestSyncUpSender(org: $0, plan: plan, syncName: name, poller: bulkPoller)
+                            }
+                        )
                     },
                     prepared
                 )
@@ -312,14 +322,14 @@ struct SyncUpRunner: Sendable {
         kind: SyncUpTargetKind,
         callSize: Int,
         plan: SyncUpRequestPlan,
-        ingest: (any BulkIngestClient)?
+        ingest: IngestSyncUpSender?
     ) async throws -> [Int64: SyncUpOutcome] {
         guard !toSend.isEmpty else { return [:] }
         switch kind {
         case .collection,
             .batch where ingest != nil:
             if let ingest {
-                return try await IngestSyncUpSender(org: ingest, plan: plan).send(toSend)
+                return try await ingest.send(toSend)
             }
             return try await CollectionSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
         case .batch: return try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
