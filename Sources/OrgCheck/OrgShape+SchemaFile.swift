@@ -50,16 +50,20 @@ extension OrgShape {
         if !field.referenceTo.isEmpty {
             json["referenceTo"] = .array(field.referenceTo.map { .string($0) })
             json["relationshipName"] = field.relationshipName.map { .string($0) } ?? .null
-            let childName = field.referenceTo.lazy.compactMap { self.object(named: $0) }.lazy
+            // Real field entries say `cascadeDelete: false`; the delete rules are on the parents'
+            // `childRelationships`, so they come from there.
+            let relationships = field.referenceTo.compactMap { self.object(named: $0) }
                 .compactMap { parent in
                     parent.childRelationships.first {
                         $0.childObject.lowercased() == object.name.lowercased()
                             && $0.field.lowercased() == field.name.lowercased()
                     }
-                }.first
-            json["childRelationshipName"] = childName?.relationshipName.map { .string($0) } ?? .null
-            json["cascadeDelete"] = .bool(field.isCascadeDelete)
-            json["restrictedDelete"] = .bool(field.isRestrictedDelete)
+                }
+            json["childRelationshipName"] = relationships.first?.relationshipName.map { .string($0) } ?? .null
+            json["cascadeDelete"] = .bool(field.isCascadeDelete || relationships.contains(where: \.isCascadeDelete))
+            json["restrictedDelete"] = .bool(
+                field.isRestrictedDelete || relationships.contains(where: \.isRestrictedDelete)
+            )
             if let order = field.relationshipOrder { json["relationshipOrder"] = .integer(Int64(order)) }
         }
         if !field.picklistValues.isEmpty { json["picklistValues"] = .array(field.picklistValues.map { .string($0) }) }

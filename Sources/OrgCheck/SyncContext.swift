@@ -281,7 +281,10 @@ struct SyncContext {
                     + "sobjectTypePlural must be the child relationship name"
             )
         }
-        let isMasterDetail = childField.isCascadeDelete || childField.relationshipOrder != nil
+        // Real field entries say `cascadeDelete: false`; the cascade shows on the parent's child
+        // relationship.
+        let isMasterDetail =
+            childField.isCascadeDelete || relationship?.isCascadeDelete == true || childField.relationshipOrder != nil
         if (relationshipType == .masterDetail) != isMasterDetail {
             error(
                 .relationshipMismatch,

@@ -20,10 +20,10 @@ extension OrgQueryCompiler {
             sql.append("), 0)")
             return sql
         case .comparison(let path, let op, let value):
-            let resolved = try scope.resolve(path.components)
+            let resolved = try scope.resolve(path.components, for: checked(.filtered))
             return try comparison(OrgSQL.column(resolved.alias, resolved.field.name), field: resolved.field, op, value)
         case .like(let path, let pattern):
-            let resolved = try scope.resolve(path.components)
+            let resolved = try scope.resolve(path.components, for: checked(.filtered))
             guard resolved.field.type.isText || resolved.field.type == .id || resolved.field.type == .reference else {
                 throw OrgError.filterValueType(field: resolved.field.name, expected: "string for LIKE")
             }
@@ -32,7 +32,7 @@ extension OrgQueryCompiler {
                 [pattern.databaseValue]
             )
         case .in(let path, let values, let negated):
-            let resolved = try scope.resolve(path.components)
+            let resolved = try scope.resolve(path.components, for: checked(.filtered))
             let column = OrgSQL.column(resolved.alias, resolved.field.name)
             let hasNull = values.contains(.null)
             let bound = try values.filter { $0 != .null }.map { try bind($0, for: resolved.field) }
@@ -46,7 +46,7 @@ extension OrgQueryCompiler {
             let joiner = negated ? " AND " : " OR "
             return SQLFragment("(" + parts.joined(separator: joiner) + ")", bound)
         case .inSubquery(let path, let subquery, let negated):
-            let resolved = try scope.resolve(path.components)
+            let resolved = try scope.resolve(path.components, for: checked(.filtered))
             let column = OrgSQL.column(resolved.alias, resolved.field.name)
             var inner = try semiJoin(subquery, aliases: scope.aliases)
             if negated {
@@ -160,5 +160,18 @@ extension OrgQueryCompiler {
         case .datetime: "dateTime and should not be enclosed in quotes"
         default: "string and should be enclosed in quotes"
         }
+    }
+}
+
+extension OrgQueryCompiler {
+    /// `use`, or `nil` (no describe check) for the local org's own queries (SOSL's text match).
+    func checked(_ use: OrgQueryScope.FieldUse) -> OrgQueryScope.FieldUse? { checksClauseFields ? use : nil }
+}
+
+extension OrgError {
+    /// `INVALID_FIELD`: a WHERE, ORDER BY or GROUP BY names a field whose describe says it is not
+    /// `filterable`, `sortable` or `groupable`, worded as a real org words it.
+    static func fieldNotUsable(_ field: String, _ use: String) -> OrgError {
+        OrgError(status: 400, code: .invalidField, message: "field '\(field)' can not be \(use) in a query call")
     }
 }

@@ -35,6 +35,9 @@ struct OrgQueryCompiler {
     let context: OrgContext
     let apiVersion: String
     let includeDeleted: Bool
+    /// Whether WHERE, ORDER BY and GROUP BY fields must be filterable, sortable and groupable
+    /// (off for SOSL, whose text match reaches long text areas as a real org's search index does).
+    var checksClauseFields = true
 
     static let maximumOffset = 2000
 
@@ -54,6 +57,9 @@ struct OrgQueryCompiler {
 
     func compile(_ query: SOQLQuery) throws -> OrgCompiledQuery {
         if !query.groupBy.isEmpty || query.having != nil {
+            let object = try context.queryObject(query.object)
+            let scope = OrgQueryScope(object: object, schema: context.schema, aliases: OrgQueryScope.AliasGenerator())
+            for path in query.groupBy { _ = try scope.resolve(path.components, for: checked(.grouped)) }
             throw OrgError.unsupportedQuery("GROUP BY and HAVING are not supported by the local org")
         }
         if let offset = query.offset, offset > Self.maximumOffset { throw OrgError.offsetTooLarge(offset) }
@@ -141,7 +147,7 @@ struct OrgQueryCompiler {
     private func compileOrder(_ items: [SOQLOrderItem], scope: OrgQueryScope) throws -> String {
         var terms: [String] = []
         for item in items {
-            let resolved = try scope.resolve(item.field.components)
+            let resolved = try scope.resolve(item.field.components, for: checked(.sorted))
             var term = OrgSQL.column(resolved.alias, resolved.field.name) + (item.isAscending ? " ASC" : " DESC")
             switch item.nulls {
             case .first: term += " NULLS FIRST"

@@ -94,9 +94,9 @@ struct OrgQueryRunner {
 
     /// The records of a query as one JSON array, at most `maximum` of them, without paging (SOSL).
     func recordsJSON(_ soql: String, apiVersion: String, maximum: Int) throws -> Data {
-        let compiled = try OrgQueryCompiler(context: context, apiVersion: apiVersion, includeDeleted: false).compile(
-            soql
-        )
+        var compiler = OrgQueryCompiler(context: context, apiVersion: apiVersion, includeDeleted: false)
+        compiler.checksClauseFields = false
+        let compiled = try compiler.compile(soql)
         var rows = SQLFragment("SELECT r FROM (SELECT ") + compiled.projection + SQLFragment(" AS r") + compiled.tail
         rows.append(") LIMIT \(max(0, maximum))")
         return try pageJSON(rows)

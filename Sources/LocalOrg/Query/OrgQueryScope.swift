@@ -44,7 +44,10 @@ final class OrgQueryScope {
             guard let lookup = current.object.field(forRelationship: name) else {
                 throw OrgError.noSuchRelationship(name, object: current.object.name)
             }
-            guard lookup.referenceTo.count == 1, let target = schema.object(named: lookup.referenceTo[0]) else {
+            // A polymorphic lookup with one served target (`OwnerId` → Group, User where the local
+            // org serves no Group) traverses to it.
+            let targets = lookup.referenceTo.compactMap { schema.object(named: $0) }
+            guard targets.count == 1, let target = targets.first else {
                 throw OrgError.polymorphicTraversal(name, object: current.object.name)
             }
             let joinAlias = aliases.make()
@@ -73,5 +76,29 @@ final class OrgQueryScope {
             throw OrgError.noSuchColumn(name, object: parent.object.name)
         }
         return (parent.alias, field, parent.object)
+    }
+
+    /// What a clause does with a field: filter (WHERE), sort (ORDER BY) or group (GROUP BY).
+    enum FieldUse: String {
+        case filtered, sorted, grouped
+    }
+
+    /// ``resolve(_:)``, then the field's describe must allow the use (`nil`: no check) (`filterable`, `sortable`,
+    /// `groupable`).
+    /// - Throws: ``OrgError`` `INVALID_FIELD` with a real org's "can not be filtered in a query
+    ///   call" message when it does not (a long text area in WHERE, a date-time in GROUP BY).
+    func resolve(_ components: [String], for use: FieldUse?) throws -> (
+        alias: String, field: OrgField, object: OrgObject
+    ) {
+        let resolved = try resolve(components)
+        let allowed =
+            switch use {
+            case .filtered?: resolved.field.isFilterable
+            case .sorted?: resolved.field.isSortable
+            case .grouped?: resolved.field.isGroupable
+            case nil: true
+            }
+        if !allowed, let use { throw OrgError.fieldNotUsable(resolved.field.name, use.rawValue) }
+        return resolved
     }
 }

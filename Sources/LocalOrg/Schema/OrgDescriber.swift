@@ -27,6 +27,7 @@ struct OrgDescriber {
     func describe(_ name: String) throws -> OrgJSONValue {
         guard let object = schema.object(named: name) else { throw OrgError.notFound() }
         var json = summaryFields(object)
+        for (key, value) in describeOnlyFields(object) { json[key] = value }
         json["fields"] = .array(object.fields.map { describeField($0, object: object) })
         json["childRelationships"] = .array(
             schema.childRelationships(of: object.name).map { relationship in
@@ -35,6 +36,7 @@ struct OrgDescriber {
                     "relationshipName": relationship.relationshipName.map { .string($0) } ?? .null,
                     "cascadeDelete": .bool(relationship.isCascadeDelete),
                     "restrictedDelete": .bool(relationship.isRestrictedDelete), "deprecatedAndHidden": false,
+                    "junctionIdListNames": [], "junctionReferenceTo": [],
                 ])
             }
         )
@@ -85,17 +87,37 @@ struct OrgDescriber {
 
     private func summaryObject(_ object: OrgObject) -> OrgJSONValue { .object(summaryFields(object)) }
 
+    /// The keys a describe-global entry and an object describe share, with the values recorded
+    /// real describes give (`Tests/Fixtures/describes`, from CumulusCI's shared cassettes).
     private func summaryFields(_ object: OrgObject) -> OrgJSONObject {
         [
             "name": .string(object.name), "label": .string(object.label), "labelPlural": .string(object.labelPlural),
             "keyPrefix": .string(object.keyPrefix), "custom": .bool(object.isCustom),
             "customSetting": false, "queryable": .bool(object.isQueryable), "retrieveable": true,
-            "searchable": .bool(object.nameField != nil),
+            "searchable": .bool(object.nameField != nil && object.isWritable),
             "createable": .bool(object.isCreateable), "updateable": .bool(object.isUpdateable),
             "deletable": .bool(object.isDeletable), "undeletable": .bool(object.isDeletable),
             "replicateable": true, "layoutable": .bool(object.isWritable), "triggerable": .bool(object.isWritable),
-            "mergeable": false, "feedEnabled": false, "deprecatedAndHidden": false,
+            "mergeable": .bool(object.isMergeable), "feedEnabled": .bool(object.isFeedEnabled),
+            "deprecatedAndHidden": false, "activateable": false, "deepCloneable": .bool(object.isDeepCloneable),
+            "hasSubtypes": false, "isInterface": false, "isSubtype": false, "mruEnabled": .bool(object.isMRUEnabled),
+            "associateEntityType": .null, "associateParentEntity": .null,
             "urls": urls(object, full: false),
+        ]
+    }
+
+    /// The keys only the full object describe carries.
+    private func describeOnlyFields(_ object: OrgObject) -> OrgJSONObject {
+        let plural = object.labelPlural.lowercased()
+        return [
+            "actionOverrides": [], "compactLayoutable": .bool(object.isWritable), "defaultImplementation": .null,
+            "extendedBy": .null, "extendsInterfaces": .null, "implementedBy": .null, "implementsInterfaces": .null,
+            "listviewable": .null, "lookupLayoutable": .null, "namedLayoutInfos": [], "networkScopeFieldName": .null,
+            "searchLayoutable": .bool(object.isWritable), "sobjectDescribeOption": "FULL",
+            "supportedScopes": [
+                .object(["name": "everything", "label": .string("All \(plural)")]),
+                .object(["name": "mine", "label": .string("My \(plural)")]),
+            ],
         ]
     }
 
@@ -111,30 +133,57 @@ struct OrgDescriber {
         return .object(urls)
     }
 
+    /// A field entry with every key real field describes carry (57 at API 48-59), the values
+    /// following Salesforce's object reference and recorded real describes.
     private func describeField(_ field: OrgField, object: OrgObject) -> OrgJSONValue {
-        let isNumeric = field.type.isNumeric
-        let isAutoNumber = field.name == "CaseNumber" && !field.isCreateable
-        var json: OrgJSONObject = [
-            "name": .string(field.name), "label": .string(field.label), "type": .string(field.type.rawValue),
-            "soapType": .string(field.type.soapType), "length": .integer(Int64(field.length)),
-            "byteLength": .integer(Int64(field.length * 3)),
-            "digits": .integer(field.type == .int ? 9 : 0),
-            "precision": .integer(isNumeric && field.type != .int ? 18 : 0),
-            "scale": .integer(isNumeric && field.type != .int ? 2 : 0),
-            "nillable": .bool(field.type == .boolean ? false : field.isNillable),
+        let type = field.type
+        let isDecimal = type.isNumeric && type != .int
+        let isText = type.isText || type == .id || type == .reference
+        let extraTypeInfo = field.extraTypeInfo ?? (type == .textarea ? "plaintextarea" : nil)
+        let isPermissionable =
+            field.declaredPermissionable
+            ?? ((field.isNillable || (type == .boolean && field.isUpdateable)) && field.isCreateable
+                && extraTypeInfo != "personname")
+        let isPolymorphic = field.referenceTo.count > 1
+        let json: OrgJSONObject = [
+            "name": .string(field.name), "label": .string(field.label), "type": .string(type.rawValue),
+            "soapType": .string(type.soapType),
+            "length": .integer(Int64(isText ? field.length : 0)),
+            "byteLength": .integer(Int64(type == .id || type == .reference ? 18 : isText ? field.length * 3 : 0)),
+            "digits": .integer(Int64(type == .int ? field.digits ?? 9 : 0)),
+            "precision": .integer(Int64(isDecimal ? field.precision ?? 18 : 0)),
+            "scale": .integer(Int64(isDecimal ? field.scale ?? 2 : 0)),
+            "nillable": .bool(type == .boolean || type == .id ? false : field.isNillable),
             "defaultedOnCreate": .bool(field.isDefaultedOnCreate), "createable": .bool(field.isCreateable),
-            "updateable": .bool(field.isUpdateable), "calculated": .bool(field.name == "Name" && !field.isCreateable),
-            "autoNumber": .bool(isAutoNumber), "externalId": .bool(field.isExternalID),
-            "idLookup": .bool(field.type == .id || field.isExternalID || field.isUnique),
-            "unique": .bool(field.isUnique), "custom": .bool(field.isCustom), "filterable": true,
-            "sortable": .bool(field.type != .textarea), "groupable": .bool(field.type != .textarea),
-            "caseSensitive": false, "namePointing": .bool(field.referenceTo.count > 1),
+            "updateable": .bool(field.isUpdateable), "calculated": false, "calculatedFormula": .null,
+            "autoNumber": .bool(field.isAutoNumber), "externalId": .bool(field.isExternalID),
+            "idLookup": .bool(field.isIDLookup), "unique": .bool(field.isUnique), "custom": .bool(field.isCustom),
+            "filterable": .bool(field.isFilterable), "sortable": .bool(field.isSortable),
+            "groupable": .bool(field.isGroupable),
+            "aggregatable": .bool(field.isFilterable && type != .boolean),
+            "caseSensitive": false, "namePointing": .bool(isPolymorphic),
+            "polymorphicForeignKey": .bool(isPolymorphic),
             "referenceTo": .array(field.referenceTo.map { .string($0) }),
             "relationshipName": field.relationshipName.map { .string($0) } ?? .null,
             "relationshipOrder": field.relationshipOrder.map { .integer(Int64($0)) } ?? .null,
-            "cascadeDelete": .bool(field.isCascadeDelete), "restrictedDelete": .bool(field.isRestrictedDelete),
-            "defaultValue": field.defaultValue ?? .null, "deprecatedAndHidden": false,
+            // Real field entries carry `cascadeDelete: false` (the cascade shows on the parent's
+            // `childRelationships`), except the detail side of a master-detail relationship.
+            "cascadeDelete": .bool(field.isMasterDetail && field.isCascadeDelete), "restrictedDelete": false,
+            "defaultValue": field.defaultValue ?? .null, "defaultValueFormula": .null,
+            "deprecatedAndHidden": false,
             "nameField": .bool(field.name == object.nameField?.name),
+            "compoundFieldName": field.compoundFieldName.map { .string($0) } ?? .null,
+            "extraTypeInfo": extraTypeInfo.map { .string($0) } ?? .null,
+            "permissionable": .bool(isPermissionable),
+            "searchPrefilterable": .bool(
+                type == .reference && !isPolymorphic && field.isNillable && field.isCreateable
+            ),
+            "restrictedPicklist": .bool(field.isRestrictedPicklist), "dependentPicklist": false,
+            "controllerName": .null, "aiPredictionField": false, "displayLocationInDecimal": false,
+            "encrypted": false, "filteredLookupInfo": .null, "formulaTreatNullNumberAsZero": false,
+            "highScaleNumber": false, "htmlFormatted": false, "inlineHelpText": .null, "mask": .null,
+            "maskType": .null, "queryByDistance": false, "referenceTargetField": .null,
+            "writeRequiresMasterRead": false,
             "picklistValues": .array(
                 field.picklistValues.map { value in
                     .object([
@@ -144,7 +193,6 @@ struct OrgDescriber {
                 }
             ),
         ]
-        if field.type == .id { json["nillable"] = false }
         return .object(json)
     }
 }

@@ -44,6 +44,27 @@ public struct OrgField: Sendable, Equatable {
     public var picklistValues: [String]
     /// The value the server stores on create when the body omits the field.
     public var defaultValue: OrgJSONValue?
+    /// Describe's `idLookup` as Salesforce's object reference gives it for a standard field
+    /// (`Contact.Email`, `Opportunity.Name`, `Case.CaseNumber`); `nil` follows the rule of
+    /// ``isIDLookup``.
+    public var declaredIDLookup: Bool?
+    /// For a component of a compound field: the compound's name (`BillingAddress`, `Name`).
+    public var compoundFieldName: String?
+    /// Describe's `extraTypeInfo` (`plaintextarea`, `personname`, `switchablepersonname`).
+    public var extraTypeInfo: String?
+    /// Describe's `digits` (integers), `precision` and `scale` (decimals); `nil` takes the
+    /// type's default.
+    public var digits: Int?
+    /// See ``digits``.
+    public var precision: Int?
+    /// See ``digits``.
+    public var scale: Int?
+    /// Whether the server numbers the field itself (`Case.CaseNumber`).
+    public var isAutoNumber: Bool = false
+    /// Whether values outside ``picklistValues`` are refused (describe's `restrictedPicklist`).
+    public var isRestrictedPicklist: Bool = false
+    /// Describe's `permissionable` (whether field-level security applies); `nil` derives it.
+    public var declaredPermissionable: Bool?
 
     /// Creates a field; defaults describe an optional, writable standard field.
     public init(
@@ -92,6 +113,19 @@ public struct OrgField: Sendable, Equatable {
 
     /// Whether the field is the detail side of a master-detail relationship.
     public var isMasterDetail: Bool { type == .reference && relationshipOrder != nil }
+
+    /// Whether SOQL may filter on the field (describe's `filterable`): every field but a long
+    /// text area (more than 255 characters), as on a real org.
+    public var isFilterable: Bool { !(type == .textarea && length > 255) }
+
+    /// Whether SOQL may sort on the field (describe's `sortable`).
+    public var isSortable: Bool { isFilterable }
+
+    /// Whether SOQL may group by the field (describe's `groupable`): not date-times, currency,
+    /// percent, double or auto-numbers either.
+    public var isGroupable: Bool {
+        isFilterable && !isAutoNumber && ![.datetime, .currency, .percent, .double].contains(type)
+    }
 
     /// Whether a create body must give a value.
     public var isRequiredOnCreate: Bool { isCreateable && !isNillable && !isDefaultedOnCreate }

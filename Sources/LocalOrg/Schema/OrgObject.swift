@@ -20,6 +20,15 @@ public struct OrgObject: Sendable, Equatable {
     public var isQueryable: Bool
     /// The record types besides the master one, in declaration order.
     public var recordTypes: [OrgRecordType]
+    /// Whether records can be merged (describe's `mergeable`: Account, Contact, Lead).
+    public var isMergeable = false
+    /// Whether records can be cloned with their children (describe's `deepCloneable`: Opportunity).
+    public var isDeepCloneable = false
+    /// Whether the object has a Chatter feed (describe's `feedEnabled`).
+    public var isFeedEnabled = false
+    /// Whether the object keeps a recently-viewed list (describe's `mruEnabled`, which
+    /// CumulusCI's "set recently viewed" step reads); `nil` follows ``isWritable``.
+    public var declaredMRUEnabled: Bool?
     /// The fields in describe order; `Id` first.
     public private(set) var fields: [OrgField]
     private var fieldIndex: [String: Int]
@@ -90,6 +99,9 @@ public struct OrgObject: Sendable, Equatable {
         }
     }
 
+    /// Describe's `mruEnabled`.
+    public var isMRUEnabled: Bool { declaredMRUEnabled ?? isWritable }
+
     /// The field shown as the record's name (`Name`, or `LastName` where there is no `Name`).
     var nameField: OrgField? { field(named: "Name") ?? field(named: "CaseNumber") ?? field(named: "Subject") }
 
@@ -98,6 +110,8 @@ public struct OrgObject: Sendable, Equatable {
             && lhs.keyPrefix == rhs.keyPrefix && lhs.isCustom == rhs.isCustom && lhs.fields == rhs.fields
             && lhs.isCreateable == rhs.isCreateable && lhs.isUpdateable == rhs.isUpdateable
             && lhs.isDeletable == rhs.isDeletable && lhs.isQueryable == rhs.isQueryable
-            && lhs.recordTypes == rhs.recordTypes
+            && lhs.recordTypes == rhs.recordTypes && lhs.isMergeable == rhs.isMergeable
+            && lhs.isDeepCloneable == rhs.isDeepCloneable && lhs.isFeedEnabled == rhs.isFeedEnabled
+            && lhs.declaredMRUEnabled == rhs.declaredMRUEnabled
     }
 }

@@ -16,6 +16,11 @@ extension OrgSchema {
         return try? describer.describe(name).encoded()
     }
 
+    /// The describe global a local org made from this schema serves (`GET /sobjects`).
+    package func describeGlobalData(apiVersion: String = "62.0") -> Data? {
+        OrgDescriber(schema: self, apiVersion: apiVersion).describeGlobal().encoded()
+    }
+
     /// A schema read from a schema file (JSON or YAML; merged onto the standard objects, or exact).
     ///
     /// - Throws: ``OrgError`` naming the file, object and field at fault.

@@ -86,12 +86,14 @@ extension OrgSchema {
 enum OrgSchemaCoding {
     private static let objectKeys: Set<String> = [
         "name", "label", "labelPlural", "keyPrefix", "custom", "writable", "fields", "queryable", "createable",
-        "updateable", "deletable", "recordTypes",
+        "updateable", "deletable", "recordTypes", "mergeable", "deepCloneable", "feedEnabled", "mruEnabled",
     ]
     private static let fieldKeys: Set<String> = [
         "name", "type", "label", "length", "required", "nillable", "externalId", "unique", "createable", "updateable",
         "defaultedOnCreate", "referenceTo", "relationshipName", "childRelationshipName", "picklistValues",
         "defaultValue", "custom", "relationshipOrder", "cascadeDelete", "restrictedDelete", "restrictedDeleteWhen",
+        "restrictedPicklist", "idLookup", "compoundFieldName", "extraTypeInfo", "digits", "precision", "scale",
+        "autoNumber", "permissionable",
     ]
     private static let recordTypeKeys: Set<String> = [
         "developerName", "name", "active", "default", "namespacePrefix", "description",
@@ -142,6 +144,10 @@ enum OrgSchemaCoding {
             "fields": .array(object.fields.map(encode)),
         ]
         if !object.recordTypes.isEmpty { json["recordTypes"] = .array(object.recordTypes.map(encode)) }
+        if object.isMergeable { json["mergeable"] = true }
+        if object.isDeepCloneable { json["deepCloneable"] = true }
+        if object.isFeedEnabled { json["feedEnabled"] = true }
+        if let flag = object.declaredMRUEnabled { json["mruEnabled"] = .bool(flag) }
         return .object(json)
     }
 
@@ -174,6 +180,15 @@ enum OrgSchemaCoding {
         }
         if !field.picklistValues.isEmpty { json["picklistValues"] = .array(field.picklistValues.map { .string($0) }) }
         if let value = field.defaultValue { json["defaultValue"] = value }
+        if field.isRestrictedPicklist { json["restrictedPicklist"] = true }
+        if let flag = field.declaredIDLookup { json["idLookup"] = .bool(flag) }
+        if let name = field.compoundFieldName { json["compoundFieldName"] = .string(name) }
+        if let info = field.extraTypeInfo { json["extraTypeInfo"] = .string(info) }
+        if let digits = field.digits { json["digits"] = .integer(Int64(digits)) }
+        if let precision = field.precision { json["precision"] = .integer(Int64(precision)) }
+        if let scale = field.scale { json["scale"] = .integer(Int64(scale)) }
+        if field.isAutoNumber { json["autoNumber"] = true }
+        if let flag = field.declaredPermissionable { json["permissionable"] = .bool(flag) }
         return .object(json)
     }
 
@@ -346,6 +361,10 @@ enum OrgSchemaCoding {
         if let flag = try reader.bool("createable") { object.isCreateable = flag }
         if let flag = try reader.bool("updateable") { object.isUpdateable = flag }
         if let flag = try reader.bool("deletable") { object.isDeletable = flag }
+        if let flag = try reader.bool("mergeable") { object.isMergeable = flag }
+        if let flag = try reader.bool("deepCloneable") { object.isDeepCloneable = flag }
+        if let flag = try reader.bool("feedEnabled") { object.isFeedEnabled = flag }
+        if let flag = try reader.bool("mruEnabled") { object.declaredMRUEnabled = flag }
         for (position, entry) in (try reader.array("recordTypes") ?? []).enumerated() {
             let recordTypeHere = "\(here) recordTypes[\(position)]"
             guard let recordTypeJSON = entry.objectValue else {
@@ -444,7 +463,7 @@ enum OrgSchemaCoding {
         case .object(let condition)? where type == .reference: restrictedDeleteWhen = condition
         default: throw reader2.failure("\"restrictedDeleteWhen\" must be an object of field values, on a reference")
         }
-        return OrgField(
+        var field = OrgField(
             name: name,
             label: try reader2.string("label"),
             type: type,
@@ -468,12 +487,28 @@ enum OrgSchemaCoding {
             picklistValues: (try reader2.array("picklistValues") ?? []).compactMap(\.stringValue),
             defaultValue: json["defaultValue"]
         )
+        field.isRestrictedPicklist = try reader2.bool("restrictedPicklist") ?? false
+        field.declaredIDLookup = try reader2.bool("idLookup")
+        field.compoundFieldName = try reader2.string("compoundFieldName")
+        field.extraTypeInfo = try reader2.string("extraTypeInfo")
+        field.digits = try reader2.integer("digits")
+        field.precision = try reader2.integer("precision")
+        field.scale = try reader2.integer("scale")
+        field.isAutoNumber = try reader2.bool("autoNumber") ?? false
+        field.declaredPermissionable = try reader2.bool("permissionable")
+        if field.isRestrictedPicklist, ![.picklist, .multipicklist].contains(type) {
+            throw reader2.failure("\"restrictedPicklist\" is for picklist and multipicklist fields")
+        }
+        return field
     }
 
     private static func validateReferences(_ schema: OrgSchema, allowMissingTargets: Bool, source: String) throws {
         for object in schema.objects {
             for field in object.fields where !allowMissingTargets {
-                for target in field.referenceTo where schema.object(named: target) == nil {
+                // `Group` (queues) may stand beside a served target: `OwnerId` → [Group, User].
+                let served = field.referenceTo.contains { schema.object(named: $0) != nil }
+                for target in field.referenceTo
+                where schema.object(named: target) == nil && !(served && OrgSchema.unservedOwners.contains(target)) {
                     throw OrgError.invalidInput(
                         "\(source): object '\(object.name)' field '\(field.name)': referenceTo names '\(target)', which is not an object of the schema"
                     )

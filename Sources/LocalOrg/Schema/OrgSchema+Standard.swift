@@ -12,11 +12,11 @@ extension OrgSchema {
     static let systemObjects = [user, organization, recordType]
 
     /// The fields every object has: `Id`, the audit fields and `IsDeleted`.
-    static func systemFields() -> [OrgField] {
+    static func systemFields(idLabel: String = "Record ID") -> [OrgField] {
         [
             OrgField(
                 name: "Id",
-                label: "Record ID",
+                label: idLabel,
                 type: .id,
                 isCreateable: false,
                 isUpdateable: false,
@@ -24,7 +24,11 @@ extension OrgSchema {
                 isDefaultedOnCreate: true,
                 isCustom: false
             ),
-            .system("IsDeleted", .boolean),
+            {
+                var field = OrgField.system("IsDeleted", .boolean, label: "Deleted")
+                field.defaultValue = false
+                return field
+            }(),
             .system("CreatedDate", .datetime),
             .system(
                 "CreatedById",
@@ -45,13 +49,18 @@ extension OrgSchema {
         ]
     }
 
-    /// `OwnerId`, writable and defaulted to the org's user.
-    static func ownerField() -> OrgField {
+    /// The owners real describes list that the local org does not serve (`Group`: queues).
+    static let unservedOwners: Set<String> = ["Group"]
+
+    /// `OwnerId`, writable and defaulted to the org's user. Objects whose records queues may own
+    /// (Lead, Case, Task) point it at `[Group, User]`, as real describes do; the local org serves
+    /// no Group, so the lookup takes users and `Owner.` paths reach User.
+    static func ownerField(queues: Bool = false) -> OrgField {
         OrgField(
             name: "OwnerId",
             label: "Owner ID",
             type: .reference,
-            referenceTo: ["User"],
+            referenceTo: queues ? ["Group", "User"] : ["User"],
             relationshipName: "Owner",
             isNillable: false,
             isDefaultedOnCreate: true,
@@ -64,13 +73,16 @@ extension OrgSchema {
         systemFields() + [ownerField(), OrgField(name: "Name", type: .string, length: 80, isCustom: false)]
     }
 
-    private static func text(_ name: String, _ length: Int = 255, required: Bool = false) -> OrgField {
-        OrgField(name: name, type: .string, length: length, isNillable: !required)
+    private static func text(_ name: String, _ length: Int = 255, label: String? = nil, required: Bool = false)
+        -> OrgField
+    {
+        OrgField(name: name, label: label, type: .string, length: length, isNillable: !required)
     }
 
     /// A lookup, labelled as a real org labels it (`AccountId` → `Account ID`).
     private static func lookup(
         _ name: String,
+        label: String? = nil,
         to targets: [String],
         relationship: String,
         children: String?,
@@ -80,7 +92,7 @@ extension OrgSchema {
     ) -> OrgField {
         OrgField(
             name: name,
-            label: OrgField.label(for: name) + " ID",
+            label: label ?? OrgField.label(for: name) + " ID",
             type: .reference,
             referenceTo: targets,
             relationshipName: relationship,
@@ -109,137 +121,264 @@ extension OrgSchema {
 
     /// The compound `Name` of a person (`FirstName LastName`), maintained by the server.
     private static func personName() -> OrgField {
-        readOnly(OrgField(name: "Name", label: "Full Name", type: .string, length: 121))
+        var field = OrgField(name: "Name", label: "Full Name", type: .string, length: 121, isNillable: false)
+        field.isCreateable = false
+        field.isUpdateable = false
+        field.extraTypeInfo = "personname"
+        return field
     }
 
-    private static let account = OrgObject(
-        name: "Account",
-        keyPrefix: "001",
-        fields: systemFields() + [
-            ownerField(),
-            OrgField(name: "Name", label: "Account Name", type: .string, length: 255, isNillable: false),
-            text("AccountNumber", 40),
-            OrgField(name: "Type", label: "Account Type", type: .picklist),
-            OrgField(name: "Industry", type: .picklist),
-            OrgField(name: "Rating", type: .picklist),
-            OrgField(name: "Phone", type: .phone, length: 40),
-            OrgField(name: "Fax", type: .phone, length: 40),
-            OrgField(name: "Website", type: .url),
-            text("Site", 80),
-            OrgField(name: "Description", type: .textarea),
-            OrgField(name: "NumberOfEmployees", label: "Employees", type: .int),
-            OrgField(name: "AnnualRevenue", type: .currency),
-            OrgField(name: "BillingStreet", type: .textarea),
-            text("BillingCity", 40), text("BillingState", 80), text("BillingPostalCode", 20),
-            text("BillingCountry", 80),
-            OrgField(name: "ShippingStreet", type: .textarea),
-            text("ShippingCity", 40), text("ShippingState", 80), text("ShippingPostalCode", 20),
-            text("ShippingCountry", 80),
-            lookup("ParentId", to: ["Account"], relationship: "Parent", children: "ChildAccounts"),
+    /// A component of a person's compound `Name` (`FirstName`, `LastName`, `Salutation`).
+    private static func nameComponent(_ field: OrgField) -> OrgField {
+        var field = field
+        field.compoundFieldName = "Name"
+        field.extraTypeInfo = "personname"
+        return field
+    }
+
+    /// The components of an address compound field (`BillingAddress` from `Billing`), labelled
+    /// and sized as real describes give them.
+    private static func address(_ prefix: String, compound: String? = nil, label: String? = nil) -> [OrgField] {
+        let labelPrefix = label ?? (prefix.isEmpty ? "" : prefix + " ")
+        let parts: [(String, String, OrgFieldType, Int)] = [
+            ("Street", "Street", .textarea, 255), ("City", "City", .string, 40),
+            ("State", "State/Province", .string, 80), ("PostalCode", "Zip/Postal Code", .string, 20),
+            ("Country", "Country", .string, 80),
         ]
+        return parts.map { name, partLabel, type, length in
+            var field = OrgField(name: prefix + name, label: labelPrefix + partLabel, type: type, length: length)
+            field.compoundFieldName = compound ?? prefix + "Address"
+            return field
+        }
+    }
+
+    /// A field upserts may match records by (describe's `idLookup`).
+    private static func idLookup(_ field: OrgField) -> OrgField {
+        var field = field
+        field.declaredIDLookup = true
+        return field
+    }
+
+    /// A number field with describe's `digits` or `precision`/`scale`.
+    private static func number(
+        _ name: String,
+        label: String? = nil,
+        _ type: OrgFieldType,
+        digits: Int? = nil,
+        precision: Int? = nil,
+        scale: Int? = nil
+    ) -> OrgField {
+        var field = OrgField(name: name, label: label, type: type)
+        field.digits = digits
+        field.precision = precision
+        field.scale = scale
+        return field
+    }
+
+    /// A long text area (32,000 characters): neither filterable, sortable nor groupable.
+    private static func longText(_ label: String = "Description") -> OrgField {
+        OrgField(name: "Description", label: label, type: .textarea, length: 32000)
+    }
+
+    /// The fields and describe values of the standard objects follow Salesforce's object reference
+    /// and real describes recorded in CumulusCI's shared cassettes (kept in
+    /// `Tests/Fixtures/describes`, sources in its README).
+    private static let account = standardObject(
+        OrgObject(
+            name: "Account",
+            keyPrefix: "001",
+            fields: systemFields(idLabel: "Account ID") + [
+                ownerField(),
+                {
+                    var field = OrgField(
+                        name: "Name",
+                        label: "Account Name",
+                        type: .string,
+                        length: 255,
+                        isNillable: false
+                    )
+                    field.extraTypeInfo = "switchablepersonname"
+                    field.compoundFieldName = "Name"
+                    return field
+                }(),
+                text("AccountNumber", 40, label: "Account Number"),
+                OrgField(name: "Type", label: "Account Type", type: .picklist, length: 40),
+                OrgField(name: "Industry", type: .picklist, length: 40),
+                OrgField(name: "Rating", label: "Account Rating", type: .picklist, length: 40),
+                OrgField(name: "Phone", label: "Account Phone", type: .phone, length: 40),
+                OrgField(name: "Fax", label: "Account Fax", type: .phone, length: 40),
+                OrgField(name: "Website", type: .url),
+                text("Site", 80, label: "Account Site"),
+                longText("Account Description"),
+                number("NumberOfEmployees", label: "Employees", .int, digits: 8),
+                number("AnnualRevenue", .currency, precision: 18, scale: 0),
+            ] + address("Billing") + address("Shipping") + [
+                lookup(
+                    "ParentId",
+                    label: "Parent Account ID",
+                    to: ["Account"],
+                    relationship: "Parent",
+                    children: "ChildAccounts"
+                )
+            ]
+        ),
+        mergeable: true
     )
 
-    private static let contact = OrgObject(
-        name: "Contact",
-        keyPrefix: "003",
-        fields: systemFields() + [
-            ownerField(),
-            lookup("AccountId", to: ["Account"], relationship: "Account", children: "Contacts", cascade: true),
-            OrgField(name: "Salutation", type: .picklist, length: 40),
-            text("FirstName", 40),
-            text("LastName", 80, required: true),
-            personName(),
-            text("Title", 128),
-            text("Department", 80),
-            OrgField(name: "Email", type: .email),
-            OrgField(name: "Phone", label: "Business Phone", type: .phone, length: 40),
-            OrgField(name: "MobilePhone", type: .phone, length: 40),
-            OrgField(name: "Birthdate", type: .date),
-            OrgField(name: "LeadSource", type: .picklist),
-            defaulted(OrgField(name: "HasOptedOutOfEmail", label: "Email Opt Out", type: .boolean), false),
-            OrgField(name: "Description", type: .textarea),
-            OrgField(name: "MailingStreet", type: .textarea),
-            text("MailingCity", 40), text("MailingState", 80), text("MailingPostalCode", 20),
-            text("MailingCountry", 80),
-            lookup("ReportsToId", to: ["Contact"], relationship: "ReportsTo", children: nil),
-        ]
+    private static let contact = standardObject(
+        OrgObject(
+            name: "Contact",
+            keyPrefix: "003",
+            fields: systemFields(idLabel: "Contact ID") + [
+                ownerField(),
+                lookup("AccountId", to: ["Account"], relationship: "Account", children: "Contacts", cascade: true),
+                nameComponent(OrgField(name: "Salutation", type: .picklist, length: 40)),
+                nameComponent(text("FirstName", 40)),
+                nameComponent(text("LastName", 80, required: true)),
+                personName(),
+                text("Title", 128),
+                text("Department", 80),
+                idLookup(OrgField(name: "Email", type: .email)),
+                OrgField(name: "Phone", label: "Business Phone", type: .phone, length: 40),
+                OrgField(name: "MobilePhone", type: .phone, length: 40),
+                OrgField(name: "Birthdate", type: .date),
+                OrgField(name: "LeadSource", type: .picklist),
+                defaulted(OrgField(name: "HasOptedOutOfEmail", label: "Email Opt Out", type: .boolean), false),
+                longText("Contact Description"),
+            ] + address("Mailing") + [
+                lookup("ReportsToId", to: ["Contact"], relationship: "ReportsTo", children: nil)
+            ]
+        ),
+        mergeable: true
     )
 
-    private static let lead = OrgObject(
-        name: "Lead",
-        keyPrefix: "00Q",
-        fields: systemFields() + [
-            ownerField(),
-            text("FirstName", 40),
-            text("LastName", 80, required: true),
-            personName(),
-            text("Company", 255, required: true),
-            text("Title", 128),
-            OrgField(name: "Email", type: .email),
-            OrgField(name: "Phone", type: .phone, length: 40),
-            defaulted(OrgField(name: "Status", type: .picklist), "Open - Not Contacted"),
-            OrgField(name: "Industry", type: .picklist),
-            OrgField(name: "LeadSource", type: .picklist),
-            OrgField(name: "Rating", type: .picklist),
-            OrgField(name: "AnnualRevenue", type: .currency),
-            OrgField(name: "NumberOfEmployees", type: .int),
-            text("City", 40), text("Country", 80),
-            readOnly(defaulted(OrgField(name: "IsConverted", label: "Converted", type: .boolean), false)),
-            OrgField(name: "Description", type: .textarea),
-        ]
+    private static let lead = standardObject(
+        OrgObject(
+            name: "Lead",
+            keyPrefix: "00Q",
+            fields: systemFields(idLabel: "Lead ID") + [
+                ownerField(queues: true),
+                nameComponent(text("FirstName", 40)),
+                nameComponent(text("LastName", 80, required: true)),
+                personName(),
+                text("Company", 255, required: true),
+                text("Title", 128),
+                idLookup(OrgField(name: "Email", type: .email)),
+                OrgField(name: "Phone", type: .phone, length: 40),
+                defaulted(OrgField(name: "Status", type: .picklist), "Open - Not Contacted"),
+                OrgField(name: "Industry", type: .picklist),
+                OrgField(name: "LeadSource", type: .picklist),
+                OrgField(name: "Rating", type: .picklist),
+                number("AnnualRevenue", .currency, precision: 18, scale: 0),
+                number("NumberOfEmployees", label: "Employees", .int, digits: 8),
+            ] + address("", compound: "Address").filter { ["City", "Country"].contains($0.name) } + [
+                {
+                    var field = defaulted(OrgField(name: "IsConverted", label: "Converted", type: .boolean), false)
+                    field.isUpdateable = false
+                    return field
+                }(),
+                longText(),
+            ]
+        ),
+        mergeable: true
     )
 
-    private static let opportunity = OrgObject(
-        name: "Opportunity",
-        labelPlural: "Opportunities",
-        keyPrefix: "006",
-        fields: systemFields() + [
-            ownerField(),
-            lookup(
-                "AccountId",
-                to: ["Account"],
-                relationship: "Account",
-                children: "Opportunities",
-                cascade: true,
-                restrictedWhen: ["IsWon": true]
-            ),
-            text("Name", 120, required: true),
-            OrgField(
-                name: "StageName",
-                label: "Stage",
-                type: .picklist,
-                isNillable: false,
-                picklistValues: openStages + closedStages
-            ),
-            OrgField(name: "CloseDate", type: .date, isNillable: false),
-            OrgField(name: "Amount", type: .currency),
-            OrgField(name: "Probability", type: .percent),
-            OrgField(name: "Type", label: "Opportunity Type", type: .picklist),
-            OrgField(name: "LeadSource", type: .picklist),
-            readOnly(defaulted(OrgField(name: "IsClosed", label: "Closed", type: .boolean), false)),
-            readOnly(defaulted(OrgField(name: "IsWon", label: "Won", type: .boolean), false)),
-            OrgField(name: "Description", type: .textarea),
-        ]
+    private static let opportunity = standardObject(
+        OrgObject(
+            name: "Opportunity",
+            labelPlural: "Opportunities",
+            keyPrefix: "006",
+            fields: systemFields(idLabel: "Opportunity ID") + [
+                ownerField(),
+                lookup(
+                    "AccountId",
+                    to: ["Account"],
+                    relationship: "Account",
+                    children: "Opportunities",
+                    cascade: true,
+                    restrictedWhen: ["IsWon": true]
+                ),
+                idLookup(text("Name", 120, required: true)),
+                OrgField(
+                    name: "StageName",
+                    label: "Stage",
+                    type: .picklist,
+                    isNillable: false,
+                    picklistValues: openStages + closedStages
+                ),
+                OrgField(name: "CloseDate", type: .date, isNillable: false),
+                number("Amount", .currency, precision: 18, scale: 2),
+                {
+                    var field = number("Probability", label: "Probability (%)", .percent, precision: 3, scale: 0)
+                    field.isDefaultedOnCreate = true
+                    return field
+                }(),
+                OrgField(name: "Type", label: "Opportunity Type", type: .picklist),
+                OrgField(name: "LeadSource", type: .picklist),
+                readOnly(defaulted(OrgField(name: "IsClosed", label: "Closed", type: .boolean), false)),
+                readOnly(defaulted(OrgField(name: "IsWon", label: "Won", type: .boolean), false)),
+                longText(),
+            ]
+        ),
+        deepCloneable: true
     )
 
-    private static let caseObject = OrgObject(
-        name: "Case",
-        keyPrefix: "500",
-        fields: systemFields() + [
-            ownerField(),
-            readOnly(OrgField(name: "CaseNumber", type: .string, length: 30)),
-            lookup("AccountId", to: ["Account"], relationship: "Account", children: "Cases", restricted: true),
-            lookup("ContactId", to: ["Contact"], relationship: "Contact", children: "Cases"),
-            text("Subject"),
-            OrgField(name: "Description", type: .textarea),
-            defaulted(OrgField(name: "Status", type: .picklist), "New"),
-            defaulted(OrgField(name: "Priority", type: .picklist), "Medium"),
-            OrgField(name: "Origin", label: "Case Origin", type: .picklist),
-            OrgField(name: "Type", label: "Case Type", type: .picklist),
-            readOnly(defaulted(OrgField(name: "IsClosed", label: "Closed", type: .boolean), false)),
-            readOnly(OrgField(name: "ClosedDate", type: .datetime)),
-        ]
+    private static let caseObject = standardObject(
+        OrgObject(
+            name: "Case",
+            keyPrefix: "500",
+            fields: systemFields(idLabel: "Case ID") + [
+                ownerField(queues: true),
+                {
+                    var field = idLookup(readOnly(OrgField(name: "CaseNumber", type: .string, length: 30)))
+                    field.isNillable = false
+                    field.isAutoNumber = true
+                    return field
+                }(),
+                lookup("AccountId", to: ["Account"], relationship: "Account", children: "Cases", restricted: true),
+                lookup("ContactId", to: ["Contact"], relationship: "Contact", children: "Cases", restricted: true),
+                text("Subject"),
+                longText(),
+                {
+                    var field = optionalDefaulted(OrgField(name: "Status", type: .picklist, length: 40), "New")
+                    field.declaredPermissionable = false
+                    return field
+                }(),
+                optionalDefaulted(OrgField(name: "Priority", type: .picklist, length: 40), "Medium"),
+                OrgField(name: "Origin", label: "Case Origin", type: .picklist, length: 40),
+                OrgField(name: "Type", label: "Case Type", type: .picklist, length: 40),
+                readOnly(defaulted(OrgField(name: "IsClosed", label: "Closed", type: .boolean), false)),
+                {
+                    var field = OrgField(name: "ClosedDate", type: .datetime, isCreateable: false, isUpdateable: false)
+                    field.declaredPermissionable = true
+                    return field
+                }(),
+            ]
+        )
     )
+
+    /// A standard object with the describe values real orgs give the sales and service objects:
+    /// a feed, a recently-viewed list.
+    private static func standardObject(
+        _ object: OrgObject,
+        mergeable: Bool = false,
+        deepCloneable: Bool = false
+    ) -> OrgObject {
+        var object = object
+        object.isFeedEnabled = true
+        object.declaredMRUEnabled = true
+        object.isMergeable = mergeable
+        object.isDeepCloneable = deepCloneable
+        return object
+    }
+
+    /// A picklist defaulted on create that may still be cleared (`Case.Status`, `Case.Priority`).
+    private static func optionalDefaulted(_ field: OrgField, _ value: OrgJSONValue) -> OrgField {
+        var field = field
+        field.isDefaultedOnCreate = true
+        field.defaultValue = value
+        return field
+    }
 
     /// The open stages of the standard sales process.
     static let openStages = [
@@ -253,7 +392,7 @@ extension OrgSchema {
         name: "Task",
         keyPrefix: "00T",
         fields: systemFields() + [
-            ownerField(),
+            ownerField(queues: true),
             lookup("WhoId", to: ["Contact", "Lead"], relationship: "Who", children: "Tasks", cascade: true),
             lookup(
                 "WhatId",
@@ -266,28 +405,35 @@ extension OrgSchema {
             OrgField(name: "ActivityDate", label: "Due Date Only", type: .date),
             defaulted(OrgField(name: "Status", type: .picklist), "Not Started"),
             defaulted(OrgField(name: "Priority", type: .picklist), "Normal"),
-            OrgField(name: "Description", type: .textarea),
+            longText(),
             readOnly(defaulted(OrgField(name: "IsClosed", label: "Closed", type: .boolean), false)),
         ]
     )
 
-    private static let user = OrgObject(
-        name: "User",
-        keyPrefix: "005",
-        fields: systemFields() + [
-            OrgField(name: "Username", type: .string, length: 80, isUnique: true, isNillable: false),
-            text("FirstName", 40),
-            text("LastName", 80, required: true),
-            personName(),
-            OrgField(name: "Email", type: .email, isNillable: false),
-            text("Alias", 8),
-            text("CommunityNickname", 40),
-            text("Title", 80),
-            OrgField(name: "Phone", type: .phone, length: 40),
-            defaulted(OrgField(name: "IsActive", label: "Active", type: .boolean), true),
-            defaulted(OrgField(name: "TimeZoneSidKey", label: "Time Zone", type: .picklist, length: 40), "GMT"),
-        ]
-    )
+    /// User: records are deactivated, never deleted (describe's `deletable: false`).
+    private static let user: OrgObject = {
+        var user = standardObject(
+            OrgObject(
+                name: "User",
+                keyPrefix: "005",
+                fields: systemFields(idLabel: "User ID") + [
+                    OrgField(name: "Username", type: .string, length: 80, isUnique: true, isNillable: false),
+                    text("FirstName", 40),
+                    text("LastName", 80, required: true),
+                    personName(),
+                    OrgField(name: "Email", type: .email, isNillable: false),
+                    text("Alias", 8),
+                    text("CommunityNickname", 40),
+                    text("Title", 80),
+                    OrgField(name: "Phone", type: .phone, length: 40),
+                    defaulted(OrgField(name: "IsActive", label: "Active", type: .boolean), true),
+                    defaulted(OrgField(name: "TimeZoneSidKey", label: "Time Zone", type: .picklist, length: 40), "GMT"),
+                ]
+            )
+        )
+        user.isDeletable = false
+        return user
+    }()
 
     private static let organization = OrgObject(
         name: "Organization",

@@ -6,7 +6,8 @@ import GRDB
 enum OrgValueCoercion {
     /// The stored value of `value` for `field`; empty strings clear the field, as on Salesforce.
     /// - Throws: ``OrgError`` `JSON_PARSER_ERROR` (also for a string holding a NUL character, U+0000),
-    ///   `STRING_TOO_LONG`, `INVALID_EMAIL_ADDRESS`, `MALFORMED_ID`.
+    ///   `STRING_TOO_LONG`, `INVALID_EMAIL_ADDRESS`, `MALFORMED_ID`,
+    ///   `INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST`.
     static func databaseValue(_ value: OrgJSONValue, for field: OrgField) throws -> DatabaseValue {
         if case .null = value { return .null }
         // SQLite text goes through C strings here (GRDB binds and reads text up to the first NUL):
@@ -32,6 +33,12 @@ enum OrgValueCoercion {
             }
             if field.type == .email, !isEmailAddress(text) {
                 throw OrgError.invalidEmail(field: field.name, label: field.label)
+            }
+            if field.isRestrictedPicklist {
+                let chosen = field.type == .multipicklist ? text.split(separator: ";").map(String.init) : [text]
+                if chosen.contains(where: { !field.picklistValues.contains($0) }) {
+                    throw OrgError.restrictedPicklist(field: field.name, label: field.label)
+                }
             }
             return text.databaseValue
         case .boolean:

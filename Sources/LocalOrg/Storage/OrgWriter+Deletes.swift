@@ -3,7 +3,8 @@ import GRDB
 
 /// Deletes with a real org's delete rules: cascades (a deleted Account takes its Contacts and open
 /// Opportunities along, a master takes its details) and restrictions (an Account with Cases or
-/// closed-won Opportunities cannot be deleted: `DELETE_FAILED`, and nothing is deleted).
+/// closed-won Opportunities cannot be deleted: `DELETE_FAILED`, and nothing is deleted); the
+/// optional lookups of the records left pointing at a deleted one are emptied.
 extension OrgWriter {
     /// Moves a live record and everything that cascades from it to the Recycle Bin, after checking
     /// every restriction on the whole cascade first.
@@ -33,6 +34,7 @@ extension OrgWriter {
             }
         }
         let stamp = try OrgMeta.nextStamp(now: context.nowMilliseconds, db)
+        try clearLookups(to: plan, stamp: stamp)
         for (object, ids) in plan {
             let list = Self.jsonList(ids)
             try db.execute(
@@ -47,6 +49,34 @@ extension OrgWriter {
                 sql: "DELETE FROM _org_recent WHERE id IN (SELECT value FROM json_each(?))",
                 arguments: [list]
             )
+        }
+    }
+
+    /// Empties the optional lookups of surviving records that point at the deleted ones, as a real
+    /// org does (a Contact's `ReportsToId` when its manager is deleted, a Case's `ContactId`).
+    /// Their `SystemModstamp` moves so incremental reads see the change; `LastModifiedDate` and
+    /// `LastModifiedById` stay, the record was not edited by anyone.
+    private func clearLookups(to plan: [(object: OrgObject, ids: [String])], stamp: Int64) throws {
+        // The deleted records keep their values (`queryAll` shows them as they were).
+        let deleted = Self.jsonList(plan.flatMap(\.ids))
+        for (parent, ids) in plan {
+            let list = Self.jsonList(ids)
+            for child in context.schema.objects {
+                for field in child.fields
+                where Self.points(field, at: parent) && field.isNillable && !field.isCascadeDelete
+                    && !field.isRestrictedDelete
+                {
+                    let column = OrgSQL.identifier(field.name)
+                    try db.execute(
+                        sql: """
+                            UPDATE \(OrgSQL.identifier(child.name)) SET \(column) = NULL, "SystemModstamp" = ?
+                            WHERE \(column) IN (SELECT value FROM json_each(?)) AND "IsDeleted" = 0
+                            AND "Id" NOT IN (SELECT value FROM json_each(?))
+                            """,
+                        arguments: [stamp, list, deleted]
+                    )
+                }
+            }
         }
     }
 

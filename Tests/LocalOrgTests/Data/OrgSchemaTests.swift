@@ -89,9 +89,9 @@ struct OrgSchemaTests {
         ),
         (
             #"{"objects": [{"name": "Thing__c", "fieldz": []}]}"#,
-            "schema.json: objects[0]: unknown key 'fieldz'; expected one of createable, custom, deletable, fields, "
-                + "keyPrefix, label, labelPlural, name, queryable, "
-                + "recordTypes, updateable, writable"
+            "schema.json: objects[0]: unknown key 'fieldz'; expected one of createable, custom, deepCloneable, "
+                + "deletable, feedEnabled, fields, keyPrefix, label, labelPlural, mergeable, mruEnabled, name, "
+                + "queryable, recordTypes, updateable, writable"
         ),
         (
             #"{"objects": [{"name": "Thing__c", "fields": [{"name": "P__c", "type": "reference", "referenceTo": "Acount"}]}]}"#,

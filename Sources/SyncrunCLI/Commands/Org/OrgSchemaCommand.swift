@@ -19,7 +19,8 @@ struct OrgSchemaPullCommand: AsyncParsableCommand {
         abstract: "Write a schema file with the shape of the objects a config uses.",
         discussion: """
             Writes the objects the config uses (or --objects), the objects their reference fields point to (one \
-            level), and User, Organization and RecordType, in the local org's exact-mode schema format: keys sorted, \
+            level), and User, Organization and RecordType; an object the user may not describe (404) among the last \
+            two kinds is left out with a warning. The file is in the local org's exact-mode schema format: keys sorted, \
             no ids, no timestamps. 'local:DIR --schema FILE' then behaves like that org's shape, and \
             'org check --schema-file FILE' checks a config offline.
             """
@@ -43,9 +44,14 @@ struct OrgSchemaPullCommand: AsyncParsableCommand {
             let (loaded, _) = try OrgCheckRun.load(config)
             names = OrgChecker.objectNames(of: loaded)
         }
-        names += ["User", "Organization", "RecordType"]
         let project = try ProjectContext.load(configDirectory: config.configDirectory)
-        let shape = try await OrgShapeSource.shape(org: org, project: project, names: names, followReferences: true)
+        let shape = try await OrgShapeSource.shape(
+            org: org,
+            project: project,
+            names: names,
+            alsoIfVisible: ["User", "Organization", "RecordType"],
+            followReferences: true
+        )
         let document = Data(shape.schemaFileDocument().jsonText().utf8)
         let schema: OrgSchema
         do {

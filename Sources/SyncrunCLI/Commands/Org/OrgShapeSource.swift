@@ -31,11 +31,13 @@ enum OrgShapeSource {
     }
 
     /// The shape of a live org for `names` (and, for a name the org lacks, its namespaced or
-    /// unnamespaced form), plus the objects their reference fields point to when `followReferences`.
+    /// unnamespaced form), `extraNames` the user may describe (a 404 leaves one out with a warning),
+    /// plus the objects their reference fields point to when `followReferences`.
     static func shape(
         org options: OrgOptions,
         project: ProjectContext?,
         names: [String],
+        alsoIfVisible extraNames: [String] = [],
         followReferences: Bool
     ) async throws -> OrgShape {
         let logger = Logger(label: "syncrun", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -54,13 +56,21 @@ enum OrgShapeSource {
                     }
                 }
                 var shape = try await describe(wanted, client: client)
+                let extras = extraNames.compactMap { lowered[$0.lowercased()] }.filter { !wanted.contains($0) }
+                wanted += extras
+                for object in try await describe(extras, client: client, skippingMissing: true).objects {
+                    shape.add(object)
+                }
                 if followReferences {
                     let first = wanted
                     for object in shape.objects where first.contains(object.name) {
                         object.fields.flatMap(\.referenceTo).forEach(want)
                     }
                     let more = wanted.filter { shape.object(named: $0) == nil }
-                    for object in try await describe(more, client: client).objects { shape.add(object) }
+                    // A referenced object the user may not describe (a real org answers 404) is
+                    // left out with a warning: its lookups keep their ids, the pull goes on.
+                    let referenced = try await describe(more, client: client, skippingMissing: true)
+                    for object in referenced.objects { shape.add(object) }
                 }
                 return shape
             } catch let error as OrgClientError {
@@ -69,17 +79,31 @@ enum OrgShapeSource {
         }
     }
 
-    private static func describe(_ names: [String], client: OrgDescriber) async throws -> OrgShape {
-        let objects = try await withThrowingTaskGroup(of: (Int, ObjectShape).self) { group in
+    /// The describes of `names`, fetched concurrently. With `skippingMissing`, an object the org
+    /// answers 404 for is left out and named in a warning on standard error.
+    private static func describe(
+        _ names: [String],
+        client: OrgDescriber,
+        skippingMissing: Bool = false
+    ) async throws -> OrgShape {
+        let objects = try await withThrowingTaskGroup(of: (Int, ObjectShape?).self) { group in
             for (index, name) in names.enumerated() {
                 group.addTask {
-                    let json = try await client.describeJSON(name)
+                    let json: RawJSON
+                    do {
+                        json = try await client.describeJSON(name)
+                    } catch let error as OrgClientError where skippingMissing && error.code == .notFound {
+                        StandardStreams.writeError(
+                            "warning: the org answered 404 to the describe of \(name) (the user may not see it): it is left out of the schema; lookups to it keep their ids\n"
+                        )
+                        return (index, nil)
+                    }
                     return (index, try decode(Data(json.text.utf8), source: "describe of \(name)"))
                 }
             }
-            var results: [(Int, ObjectShape)] = []
+            var results: [(Int, ObjectShape?)] = []
             for try await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }.map(\.1)
+            return results.sorted { $0.0 < $1.0 }.compactMap(\.1)
         }
         return OrgShape(objects: objects)
     }
