@@ -97,6 +97,15 @@ struct MigrateCommand: AsyncParsableCommand {
     )
     var allowDuplicates = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The secret the sync ups' masks (options.mask) are keyed with: the same secret masks the same way in any "
+                + "org pair (default: one kept in the pair's journal). At least 16 bytes; never printed.",
+            valueName: "file"
+        )
+    )
+    var maskSecretFile: String?
+
     @Option(help: ArgumentHelp("Also write the id map (source id → target id) as CSV to FILE.", valueName: "file"))
     var idMap: String?
 
@@ -189,6 +198,12 @@ struct MigrateCommand: AsyncParsableCommand {
         let renderer = SyncEventRenderer(format: format)
         let asJSON = renderer.asJSONLines
         let report: MigrationReport
+        let maskSecret: Data?
+        do {
+            maskSecret = try maskSecretFile.map { try MigrationOptions.maskSecret(fromFile: $0) }
+        } catch let error as MigrationError {
+            throw CLIError.usage(error.message)
+        }
         do {
             let stop = StopSignal()
             let stopper = SignalStopper(stop: stop)
@@ -201,7 +216,8 @@ struct MigrateCommand: AsyncParsableCommand {
                         dryRun: dryRun,
                         resume: resume,
                         strict: strict,
-                        allowDuplicates: allowDuplicates
+                        allowDuplicates: allowDuplicates,
+                        maskSecret: maskSecret
                     ),
                     stop: stop,
                     events: events
