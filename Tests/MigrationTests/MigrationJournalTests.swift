@@ -67,7 +67,7 @@ struct MigrationJournalTests {
             #expect(try Self.mode(URL(fileURLWithPath: path).deletingLastPathComponent().path) == 0o700)
             #expect(
                 try SystemSQLite.lines(path, "SELECT identifier FROM grdb_migrations")
-                    == ["journal-1-pair-id-map-create-intents"]
+                    == ["journal-1-pair-id-map-create-intents", "journal-2-mask-secret"]
             )
         }
     }
