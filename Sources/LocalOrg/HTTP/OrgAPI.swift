@@ -161,6 +161,8 @@ struct OrgAPI: Sendable {
             return try jobs(request, version: version, path: rest)
         case "ui-api" where rest.count == 2 && rest[0] == "layout":
             return try layout(request, object: rest[1])
+        case "limits" where rest.count == 1 && rest[0].lowercased() == "recordcount":
+            return try recordCount(request)
         case "limits" where rest.isEmpty:
             try Self.require(request, ["GET"])
             return limits()

@@ -125,7 +125,7 @@ struct OrgDescriber {
             "defaultedOnCreate": .bool(field.isDefaultedOnCreate), "createable": .bool(field.isCreateable),
             "updateable": .bool(field.isUpdateable), "calculated": .bool(field.name == "Name" && !field.isCreateable),
             "autoNumber": .bool(isAutoNumber), "externalId": .bool(field.isExternalID),
-            "idLookup": .bool(field.type == .id || field.isExternalID || field.isUnique),
+            "idLookup": .bool(field.isIDLookup),
             "unique": .bool(field.isUnique), "custom": .bool(field.isCustom), "filterable": true,
             "sortable": .bool(field.type != .textarea), "groupable": .bool(field.type != .textarea),
             "caseSensitive": false, "namePointing": .bool(field.referenceTo.count > 1),
