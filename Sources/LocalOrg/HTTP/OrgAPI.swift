@@ -92,6 +92,8 @@ struct OrgAPI: Sendable {
                 return .error(.storage("Counting API usage", error), version: .newest)
             }
             return customEndpoint(request, segments: Array(segments.dropFirst(2)))
+        case "async" where segments.count >= 3:
+            return bulkV1(request, segments: Array(segments.dropFirst(2)))
         case "oauth2" where segments.count == 3 && segments[2] == "token":
             return oauth.respond(to: request, baseURL: instanceURL, now: Date())
         case "oauth2" where segments.count == 3 && segments[2] == "userinfo":

@@ -75,7 +75,10 @@ enum OrgMigrator {
             )
             try BulkJobTable.create(db)
             try BulkIngestRunner.createResultsTable(db)
-        }
+        },
+        .init("org-2-bulk-v1-batches") { db in
+            try BulkBatchTable.migrate(db)
+        },
     ])
 
     /// Throws ``OrgError`` when the database at `path` was written by a newer syncrun, reading it
