@@ -26,6 +26,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget(name: "bulk-csv", run: BulkCSVTarget.run),
         FuzzTarget(name: "endpoint-response", run: EndpointResponseTarget.run),
         FuzzTarget(name: "oauth-token", run: OAuthTokenTarget.run),
+        FuzzTarget(name: "bulk-xml", run: BulkXMLTarget.run),
     ]
 
     /// The target called `name`.

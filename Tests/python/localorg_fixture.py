@@ -41,6 +41,7 @@ class LocalOrg:
     access_token: str
     certificate: Path
     log: Path
+    refresh_token: str = ""
 
     @property
     def instance(self) -> str:
@@ -92,4 +93,5 @@ def start_local_org(data: Path, certificate: Path, key: Path, token: str, *extra
         access_token=started["accessToken"],
         certificate=certificate,
         log=log,
+        refresh_token=started.get("refreshToken", ""),
     )

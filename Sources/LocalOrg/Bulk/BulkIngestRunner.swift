@@ -34,32 +34,19 @@ struct BulkIngestRunner {
             throw OrgError.invalidJob("InvalidBatch : The job has no data; upload CSV before closing it")
         }
         let object = try context.queryObject(job.object)
-        var columns: [OrgField?] = []
-        for name in header {
-            if name.contains(".") {
-                columns.append(nil)  // relationship column, resolved per record
-                continue
-            }
-            guard let field = object.field(named: name) else {
-                throw OrgError.invalidJob("InvalidBatch : Field name not found : \(name)")
-            }
-            columns.append(field)
-        }
-        let idIndex = header.firstIndex { $0.lowercased() == "id" }
+        try Self.checkHeader(header, object: object)
         var successes: [(id: String, created: Bool, fields: [String])] = []
         var failures: [(id: String?, error: String, fields: [String])] = []
         for record in records.dropFirst() where !(record.count == 1 && record[0].isEmpty) {
             var values = Array(record.prefix(header.count))
             values += Array(repeating: "", count: header.count - values.count)
+            let cells = Self.csvCells(header: header, values: values)
             do {
-                let outcome = try writer.savepoint {
-                    try apply(job, object: object, header: header, columns: columns, values: values, idIndex: idIndex)
-                }
+                let outcome = try write(cells, operation: job.operation, object: object, key: job.externalIDField)
                 successes.append((outcome.id, outcome.created, values))
             } catch let error as OrgError {
-                let id = idIndex.map { values[$0] }.flatMap { $0.isEmpty ? nil : $0 }
-                let fields = error.fields.isEmpty ? "" : error.fields.joined(separator: ",")
-                failures.append((id, "\(error.code):\(error.message):\(fields)", values))
+                let id = cells.first { $0.name.lowercased() == "id" }?.value.flatMap { $0.isEmpty ? nil : $0 }
+                failures.append((id, Self.csvError(error), values))
             }
         }
         var seq = 0
@@ -82,47 +69,82 @@ struct BulkIngestRunner {
         return (successes.count + failures.count, failures.count)
     }
 
-    private func apply(
-        _ job: BulkJob,
-        object: OrgObject,
-        header: [String],
-        columns: [OrgField?],
-        values: [String],
-        idIndex: Int?
-    ) throws -> (id: String, created: Bool) {
-        var fields: OrgJSONObject = [:]
-        for (index, name) in header.enumerated() where index != idIndex {
-            let text = values[index]
-            guard !text.isEmpty else { continue }  // Bulk: an empty value leaves the field alone
-            if columns[index] == nil {
-                fields[try relationshipField(object, name)] = .string(try parentID(object, name, text))
-                continue
-            }
-            fields[name] = text == "#N/A" ? .null : .string(text)
+    /// Refuses a CSV header naming a field the object does not have (the whole job or batch fails).
+    static func checkHeader(_ header: [String], object: OrgObject) throws {
+        for name in header where !name.contains(".") && object.field(named: name) == nil {
+            throw OrgError.invalidJob("InvalidBatch : Field name not found : \(name)")
         }
-        let id = idIndex.map { values[$0] } ?? ""
-        switch job.operation {
-        case "insert":
-            return (try writer.create(object.name, fields: fields), true)
-        case "update":
-            guard !id.isEmpty else { throw OrgError.missingID }
-            try writer.update(object.name, id: id, fields: fields)
-            return (OrgRecordID.normalize(id) ?? id, false)
-        case "upsert":
-            let key = job.externalIDField ?? "Id"
-            if key.lowercased() == "id" {
-                let result = try writer.upsert(object.name, externalIDField: "Id", value: id, fields: fields)
+    }
+
+    /// The cells of a CSV record with Bulk's CSV rules: an empty value is left out (the field is left
+    /// as it is), `#N/A` is `nil` (the field is cleared).
+    static func csvCells(header: [String], values: [String]) -> [(name: String, value: String?)] {
+        zip(header, values).compactMap { name, text in
+            if text.isEmpty { return nil }
+            return (name, text == "#N/A" ? nil : text)
+        }
+    }
+
+    /// The `sf__Error` / Bulk 1.0 `Error` text of a failed record: `CODE:message:fields`.
+    static func csvError(_ error: OrgError) -> String {
+        "\(error.code):\(error.message):\(error.fields.joined(separator: ","))"
+    }
+
+    /// Writes one record of an ingest job or batch, in its own savepoint: the one record-write path
+    /// of Bulk API 1.0 (CSV, JSON and XML batches) and 2.0 (CSV jobs).
+    ///
+    /// - Parameters:
+    ///   - cells: the record's columns in order; `nil` clears a field; a column `Parent.Field`
+    ///     sets the lookup to the parent whose `Field` equals the value; `Id` names the record for
+    ///     update, upsert by Id, delete and hardDelete.
+    ///   - operation: `insert`, `update`, `upsert`, `delete` or `hardDelete`.
+    ///   - key: the upsert key (any `idLookup` field), `nil` for the other operations.
+    /// - Returns: the record's ID and whether it was created.
+    /// - Throws: ``OrgError``; the savepoint is rolled back and the job goes on with the next record.
+    func write(_ cells: [(name: String, value: String?)], operation: String, object: OrgObject, key: String?)
+        throws -> (id: String, created: Bool)
+    {
+        try writer.savepoint {
+            var fields: OrgJSONObject = [:]
+            var id = ""
+            for (name, value) in cells {
+                if name.lowercased() == "id" {
+                    id = value ?? ""
+                } else if name.contains(".") {
+                    fields[try relationshipField(object, name)] =
+                        try value.map { .string(try parentID(object, name, $0)) } ?? .null
+                } else {
+                    fields[name] = value.map { .string($0) } ?? .null
+                }
+            }
+            switch operation {
+            case "insert":
+                return (try writer.create(object.name, fields: fields), true)
+            case "update":
+                guard !id.isEmpty else { throw OrgError.missingID }
+                try writer.update(object.name, id: id, fields: fields)
+                return (OrgRecordID.normalize(id) ?? id, false)
+            case "upsert":
+                let key = key ?? "Id"
+                if key.lowercased() == "id" {
+                    let result = try writer.upsertInBatch(object.name, externalIDField: "Id", value: id, fields: fields)
+                    return (result.id, result.created)
+                }
+                guard let keyValue = fields.value(forCaseInsensitiveKey: key)?.stringValue, !keyValue.isEmpty else {
+                    throw OrgError.missingExternalID(key)
+                }
+                let result = try writer.upsertInBatch(
+                    object.name,
+                    externalIDField: key,
+                    value: keyValue,
+                    fields: fields
+                )
                 return (result.id, result.created)
+            default:  // delete, hardDelete
+                guard !id.isEmpty else { throw OrgError.missingID }
+                try writer.delete(object.name, id: id)
+                return (OrgRecordID.normalize(id) ?? id, false)
             }
-            guard let keyValue = fields.value(forCaseInsensitiveKey: key)?.stringValue, !keyValue.isEmpty else {
-                throw OrgError.missingExternalID(key)
-            }
-            let result = try writer.upsert(object.name, externalIDField: key, value: keyValue, fields: fields)
-            return (result.id, result.created)
-        default:  // delete, hardDelete
-            guard !id.isEmpty else { throw OrgError.missingID }
-            try writer.delete(object.name, id: id)
-            return (OrgRecordID.normalize(id) ?? id, false)
         }
     }
 

@@ -6,9 +6,11 @@ import GRDB
 /// Jobs live in the org database, so a job and its results survive a restart of the server (a
 /// killed `syncrun` that ran the org in-process finds them again).
 struct BulkJob: Sendable, Equatable {
-    /// `query` jobs (`/jobs/query`) or `ingest` jobs (`/jobs/ingest`).
+    /// `query` jobs (`/jobs/query`), `ingest` jobs (`/jobs/ingest`), or Bulk API 1.0 jobs
+    /// (`/services/async/{version}/job`, any operation, data in ``BulkBatch``es).
     enum Kind: String, Sendable {
         case query, ingest
+        case classic = "v1"
     }
 
     /// The job states of Bulk API 2.0.
@@ -19,6 +21,8 @@ struct BulkJob: Sendable, Equatable {
         case jobComplete = "JobComplete"
         case failed = "Failed"
         case aborted = "Aborted"
+        /// Bulk API 1.0: no more batches are taken (they still run).
+        case closed = "Closed"
 
         /// Whether the job can change no more.
         var isTerminal: Bool { self == .jobComplete || self == .failed || self == .aborted }
@@ -48,6 +52,10 @@ struct BulkJob: Sendable, Equatable {
     var lineEnding: String
     var externalIDField: String?
     var processingMilliseconds: Int64
+    /// Bulk API 1.0: `CSV`, `JSON` or `XML` (Bulk API 2.0 jobs are always `CSV`).
+    var contentType = "CSV"
+    /// Bulk API 1.0: `Parallel` or `Serial`.
+    var concurrencyMode = "Parallel"
 
     /// The job ID prefix of Salesforce (`750…`).
     static let idPrefix = "750"
@@ -178,7 +186,7 @@ enum BulkJobTable {
     }
 
     private static func job(_ row: Row) -> BulkJob {
-        BulkJob(
+        var job = BulkJob(
             id: row["id"],
             kind: BulkJob.Kind(rawValue: row["kind"]) ?? .query,
             operation: row["operation"],
@@ -199,5 +207,8 @@ enum BulkJobTable {
             externalIDField: row["externalIdFieldName"],
             processingMilliseconds: row["processingMs"]
         )
+        job.contentType = row["contentType"] ?? "CSV"
+        job.concurrencyMode = row["concurrencyMode"] ?? "Parallel"
+        return job
     }
 }

@@ -13,7 +13,8 @@ final class BulkJobs: Sendable {
     let delay: Duration
     /// When set, every job ends `Failed` with this message (fault injection).
     let failureMessage: String?
-    private let workers = ProtectedState<[String: Task<Void, Never>]>([:])
+    /// The running workers by job ID (Bulk API 2.0) or batch ID (Bulk API 1.0).
+    let workers = ProtectedState<[String: Task<Void, Never>]>([:])
 
     init(database: OrgDatabase, delay: Duration, failureMessage: String?) {
         self.database = database
@@ -41,6 +42,12 @@ final class BulkJobs: Sendable {
         } catch {
             throw OrgError.storage("Reading Bulk jobs", error)
         }
+    }
+
+    /// How long a worker has run, in milliseconds.
+    static func milliseconds(since started: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - started
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// The job `id` of `kind`; restarts its worker if it is unfinished and nobody works on it.
@@ -95,6 +102,7 @@ final class BulkJobs: Sendable {
             switch kind {
             case .query: try finishQuery(id)
             case .ingest: try finishIngest(id)
+            case .classic: return  // Bulk API 1.0 jobs run batch by batch (BulkJobs+Batches.swift)
             }
         } catch {
             // Cancelled (abort, delete, shutdown) or a storage failure: the job stays as it is and

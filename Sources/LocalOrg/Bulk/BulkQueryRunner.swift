@@ -116,19 +116,47 @@ struct BulkQueryRunner {
     /// - Returns: the CSV bytes, the number of records in it, and the offset of the next page (`nil`
     ///   after the last).
     func page(_ job: BulkJob, offset: Int, maxRecords: Int) throws -> (csv: Data, count: Int, next: Int?) {
+        var writer = BulkCSVWriter(delimiter: job.delimiterByte, lineEnding: job.lineEndingBytes)
+        let end = min(offset + maxRecords, job.totalSize)
+        var count = 0
+        try forEachRow(job, offset: offset, end: end) { values in
+            writer.appendRow(values)
+            count += 1
+        } header: { headers in
+            writer.appendRow(headers)
+        }
+        return (writer.data, count, end < job.totalSize ? end : nil)
+    }
+
+    /// The rows `offset..<end` of a completed job's results as texts (`nil` for null), with the
+    /// column headers (Bulk API 1.0 JSON and XML results).
+    func rows(_ job: BulkJob, offset: Int, end: Int) throws -> (headers: [String], rows: [[String?]]) {
+        var rows: [[String?]] = []
+        let headers = try forEachRow(job, offset: offset, end: end, { rows.append($0) }, header: { _ in })
+        return (headers, rows)
+    }
+
+    /// Calls `header` with the column headers, then `body` with each row of `offset..<end`, read from a
+    /// database cursor (no step holds more than one row).
+    @discardableResult
+    private func forEachRow(
+        _ job: BulkJob,
+        offset: Int,
+        end: Int,
+        _ body: ([String?]) -> Void,
+        header: ([String]) -> Void
+    ) throws -> [String] {
         let query = try Self.parseForBulk(job.query ?? "")
         let object = try context.queryObject(query.object)
         let scope = OrgQueryScope(object: object, schema: context.schema, aliases: OrgQueryScope.AliasGenerator())
         let columns = try columns(query, scope: scope)
-        var writer = BulkCSVWriter(delimiter: job.delimiterByte, lineEnding: job.lineEndingBytes)
-        writer.appendRow(columns.map(\.header))
-        let end = min(offset + maxRecords, job.totalSize)
-        guard offset < end else { return (writer.data, 0, nil) }
+        let headers = columns.map(\.header)
+        header(headers)
+        guard offset < end else { return headers }
         let sql =
             "SELECT " + columns.map(\.sql).joined(separator: ", ")
             + " FROM _org_cursor_rows c JOIN \(OrgSQL.identifier(object.name)) \(scope.alias)"
             + " ON \(scope.alias).rowid = c.rid \(scope.joinClause) WHERE c.seq >= ? AND c.seq < ? ORDER BY c.seq"
-        var count = 0
         let rows = try Row.fetchCursor(
             db,
             sql: sql,
@@ -137,9 +165,8 @@ struct BulkQueryRunner {
         var values = [String?](repeating: nil, count: columns.count)
         while let row = try rows.next() {
             for index in columns.indices { values[index] = row[index] }
-            writer.appendRow(values)
-            count += 1
+            body(values)
         }
-        return (writer.data, count, end < job.totalSize ? end : nil)
+        return headers
     }
 }

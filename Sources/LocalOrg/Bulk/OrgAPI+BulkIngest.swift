@@ -51,8 +51,11 @@ extension OrgAPI {
             guard let externalID, !externalID.isEmpty else {
                 throw OrgError.invalidJob("An upsert job needs an 'externalIdFieldName'")
             }
-            guard let field = object.field(named: externalID), field.isExternalID || field.type == .id else {
-                throw OrgError.invalidJob("'\(externalID)' is not an external ID field of \(object.name)")
+            guard let field = object.field(named: externalID), field.isIDLookup else {
+                throw OrgError.invalidJob(
+                    "'\(externalID)' is not an external ID or idLookup field of \(object.name): upsert by one the "
+                        + "describe marks idLookup"
+                )
             }
         }
         let format = try Self.csvFormat(body)

@@ -15,6 +15,7 @@ extension OrgAPI {
         switch kind {
         case .query: return try queryJobs(request, version: version, path: rest)
         case .ingest: return try ingestJobs(request, version: version, path: rest)
+        case .classic: throw OrgError.resourceNotFound
         }
     }
 

@@ -75,7 +75,7 @@ extension OrgAPI {
                     case .string(let text): text
                     default: value.jsonText
                     }
-                let result = try writer.upsert(object, externalIDField: field, value: text, fields: fields)
+                let result = try writer.upsertInBatch(object, externalIDField: field, value: text, fields: fields)
                 return .success(id: result.id, created: result.created)
             }
         default:

@@ -36,6 +36,9 @@ extension OrgAPI {
             try Self.require(request, ["POST"])
             try Self.refuseNesting(store)
             return try batch(request, version: version)
+        case "tree" where path.count == 2:
+            try Self.refuseNesting(store)
+            return try tree(request, object: path[1])
         case "sobjects":
             return try collections(request, version: version, path: Array(path.dropFirst()), store: store)
         default:

@@ -26,7 +26,7 @@ extension OrgAPI {
             switch path[1].lowercased() {
             case "describe":
                 try Self.require(request, ["GET"])
-                return .json(200, try database.describe(path[0], apiVersion: apiVersion))
+                return try describe(request, object: path[0], apiVersion: apiVersion)
             case "deleted", "updated":
                 try Self.require(request, ["GET"])
                 return try replicationFeed(request, object: path[0], deleted: path[1].lowercased() == "deleted")

@@ -92,6 +92,8 @@ struct OrgAPI: Sendable {
                 return .error(.storage("Counting API usage", error), version: .newest)
             }
             return customEndpoint(request, segments: Array(segments.dropFirst(2)))
+        case "async" where segments.count >= 3:
+            return bulkV1(request, segments: Array(segments.dropFirst(2)))
         case "oauth2" where segments.count == 3 && segments[2] == "token":
             return oauth.respond(to: request, baseURL: instanceURL, now: Date())
         case "oauth2" where segments.count == 3 && segments[2] == "userinfo":
@@ -161,6 +163,8 @@ struct OrgAPI: Sendable {
             return try jobs(request, version: version, path: rest)
         case "ui-api" where rest.count == 2 && rest[0] == "layout":
             return try layout(request, object: rest[1])
+        case "limits" where rest.count == 1 && rest[0].lowercased() == "recordcount":
+            return try recordCount(request)
         case "limits" where rest.isEmpty:
             try Self.require(request, ["GET"])
             return limits()

@@ -273,6 +273,17 @@ extension OrgError {
         return error
     }
 
+    /// Several records match the key of one record of a batch upsert (collections, Bulk): its result
+    /// carries this error where the REST resource answers 300.
+    static func duplicateExternalID(field: String, ids: [String]) -> OrgError {
+        OrgError(
+            status: 400,
+            code: Code("DUPLICATE_EXTERNAL_ID"),
+            message: "more than one record found for external id field: [\(ids.joined(separator: ", "))]",
+            fields: [field]
+        )
+    }
+
     static func preconditionFailed(_ reason: String) -> OrgError {
         OrgError(status: 412, code: .preconditionFailed, message: reason)
     }

@@ -22,7 +22,16 @@ enum OrgMigrator {
                 if let stored { try checkCompatible(schema, with: stored) }
                 for object in schema.objects { try createTable(for: object, db) }
                 if requested != nil || stored == nil {
-                    try OrgMeta.setText(OrgSchemaCoding.encode(schema).jsonText, for: .schema, db)
+                    let text = OrgSchemaCoding.encode(schema).jsonText
+                    if try OrgMeta.text(for: .schema, db) != text {
+                        try OrgMeta.setText(text, for: .schema, db)
+                        try OrgMeta.setText("", for: .schemaModified, db)
+                    }
+                }
+                if try OrgMeta.text(for: .schemaModified, db).flatMap(Int64.init) == nil {
+                    // When the describes last changed (their `Last-Modified`, for `If-Modified-Since`).
+                    let now = OrgDateTime.milliseconds(configuration.now())
+                    try OrgMeta.setText(String(now), for: .schemaModified, db)
                 }
                 let idSpace = try ensureIDSpace(db, seed: configuration.idSeed)
                 let context = OrgContext(
@@ -75,7 +84,10 @@ enum OrgMigrator {
             )
             try BulkJobTable.create(db)
             try BulkIngestRunner.createResultsTable(db)
-        }
+        },
+        .init("org-2-bulk-v1-batches") { db in
+            try BulkBatchTable.migrate(db)
+        },
     ])
 
     /// Throws ``OrgError`` when the database at `path` was written by a newer syncrun, reading it
@@ -230,6 +242,8 @@ enum OrgMigrator {
 enum OrgMeta {
     enum Key: String {
         case schema, organizationID, userID, clock, ids, idSpace
+        /// When the stored schema last changed, in milliseconds.
+        case schemaModified
     }
 
     static func text(for key: Key, _ db: Database) throws -> String? {

@@ -30,7 +30,7 @@ extension OrgWriter {
         let type = try context.recordObject(object)
         guard let keyField = type.field(named: externalIDField) else { throw OrgError.notFound() }
         if keyField.type == .id { return try retrieve(type.name, id: value, fields: fields, apiVersion: apiVersion) }
-        guard keyField.isExternalID || keyField.isUnique else {
+        guard keyField.isIDLookup else {
             throw OrgError.notExternalID(field: keyField.name, object: type.name)
         }
         let key = try OrgValueCoercion.databaseValue(.string(value), for: keyField)

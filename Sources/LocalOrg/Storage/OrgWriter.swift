@@ -92,9 +92,10 @@ public final class OrgWriter {
     }
 
     /// Creates or updates the record whose `externalIDField` equals `value` (§4.2). With `Id` as the
-    /// field, an empty value creates and an ID updates.
+    /// field, an empty value creates and an ID updates. The key may be any field the describe marks
+    /// `idLookup` (``OrgField/isIDLookup``), not only external IDs.
     /// - Throws: ``OrgError`` `NOT_FOUND` (404) for an unknown field, `INVALID_FIELD` (400) for a field that
-    ///   is not an external ID, 300 with ``OrgError/matchingRecords`` when several records match, and the
+    ///   is not `idLookup`, 300 with ``OrgError/matchingRecords`` when several records match, and the
     ///   errors of ``create(_:fields:)`` / ``update(_:id:fields:preconditions:)``.
     public func upsert(_ object: String, externalIDField: String, value: String, fields: OrgJSONObject) throws
         -> OrgUpsertResult
@@ -112,7 +113,7 @@ public final class OrgWriter {
             try applyUpdate(type, row: row, fields: body, mode: .api)
             return OrgUpsertResult(id: row.id, created: false)
         }
-        guard keyField.isExternalID else { throw OrgError.notExternalID(field: keyField.name, object: type.name) }
+        guard keyField.isIDLookup else { throw OrgError.notExternalID(field: keyField.name, object: type.name) }
         let key = try OrgValueCoercion.databaseValue(.string(value), for: keyField)
         if let given = body.value(forCaseInsensitiveKey: keyField.name) {
             guard
@@ -139,6 +140,19 @@ public final class OrgWriter {
             return OrgUpsertResult(id: row.id, created: false)
         default:
             throw OrgError.multipleMatches(object: type.name, ids: matches)
+        }
+    }
+
+    /// ``upsert(_:externalIDField:value:fields:)`` as the batch APIs answer it (sObject Collections,
+    /// Bulk API 1.0 and 2.0): several matching records are that record's `DUPLICATE_EXTERNAL_ID`
+    /// error, not the REST resource's `300 Multiple Choices`.
+    public func upsertInBatch(_ object: String, externalIDField: String, value: String, fields: OrgJSONObject)
+        throws -> OrgUpsertResult
+    {
+        do {
+            return try upsert(object, externalIDField: externalIDField, value: value, fields: fields)
+        } catch let error as OrgError where error.code == .multipleChoices {
+            throw OrgError.duplicateExternalID(field: externalIDField, ids: error.matchingRecords?.ids ?? [])
         }
     }
 

@@ -38,8 +38,9 @@ struct OrgUpgradeTests {
             #expect(try steps(path).isEmpty)
             let database = try OrgDatabase(directory: org)
             #expect(database.upgrade.isUpgrade)
-            #expect(database.upgrade.appliedSteps == ["org-1-bookkeeping-cursors-recent-bulk"])
-            #expect(try steps(path) == ["org-1-bookkeeping-cursors-recent-bulk"])
+            let allSteps = ["org-1-bookkeeping-cursors-recent-bulk", "org-2-bulk-v1-batches"]
+            #expect(database.upgrade.appliedSteps == allSteps)
+            #expect(try steps(path) == allSteps)
             #expect(!FileManager.default.fileExists(atPath: path + VersionedDatabase.backupSuffix))
             let accounts = try database.query("SELECT Id, Name FROM Account", apiVersion: "62.0")
             #expect(accounts.totalSize == 20)

@@ -3,6 +3,7 @@ import Foundation
 import JSONCore
 import LocalOrg
 import OrgClient
+import SOQL
 
 /// `syncrun org query`: runs SOQL against a local org's data directory, page by page, as the
 /// REST API would answer it; for checking what a sync wrote.
@@ -12,7 +13,8 @@ struct OrgQueryCommand: ParsableCommand {
         abstract: "Run a SOQL query on a local org and print the records.",
         discussion: """
             Prints the records as a JSON array (--format json), or one JSON object per line \
-            (--format jsonl), without the 'attributes' key unless --attributes is given. Pages are read \
+            (--format jsonl), without the 'attributes' key unless --attributes is given. A 'SELECT COUNT() \
+            FROM …' query prints {"totalSize": N} (one line in both formats). Pages are read \
             one at a time, so any result size prints in flat memory. Example: \
             syncrun org query --data examples/contacts/.syncrun/org "SELECT Id, Name, Phone FROM Account WHERE Name = 'Aster Biotech'"
             """
@@ -38,6 +40,12 @@ struct OrgQueryCommand: ParsableCommand {
         do {
             let database = try OrgDatabase(directory: directory)
             var page = try database.query(soql, includeDeleted: all, apiVersion: version)
+            if (try? SOQLQuery.parse(soql))?.select.contains(.count) == true {
+                // COUNT() has no records: the count is the answer (REST's totalSize).
+                let body = JSONValue.object(["totalSize": .integer(Int64(page.totalSize))])
+                StandardStreams.write(body.jsonText + "\n")
+                return
+            }
             var first = true
             if format == .json { StandardStreams.write("[") }
             while true {
