@@ -61,27 +61,17 @@ extension OrgAPI {
         let format = try Self.csvFormat(body)
         let job = try bulk.write { db -> BulkJob in
             let now = database.context.nowMilliseconds
-            let job = BulkJob(
-                id: OrgRecordID.make(prefix: BulkJob.idPrefix, counter: try OrgMeta.nextIDCounter(db)),
+            let job = try BulkJob.new(
+                db,
+                now: now,
                 kind: .ingest,
                 operation: operation,
                 object: object.name,
-                query: nil,
                 apiVersion: version.description,
                 state: .open,
-                createdAt: now,
-                modifiedAt: now,
-                processed: 0,
-                failed: 0,
-                errorMessage: nil,
-                cursorID: nil,
-                firstSeq: 0,
-                totalSize: 0,
                 columnDelimiter: format.delimiter,
                 lineEnding: format.lineEnding,
-                externalIDField: operation == "upsert"
-                    ? object.field(named: externalID ?? "")?.name : nil,
-                processingMilliseconds: 0
+                externalIDField: operation == "upsert" ? object.field(named: externalID ?? "")?.name : nil
             )
             try BulkJobTable.insert(job, db)
             return job

@@ -58,26 +58,17 @@ extension OrgAPI {
             .compile(query)
         let job = try bulk.write { db -> BulkJob in
             let now = database.context.nowMilliseconds
-            let job = BulkJob(
-                id: OrgRecordID.make(prefix: BulkJob.idPrefix, counter: try OrgMeta.nextIDCounter(db)),
+            let job = try BulkJob.new(
+                db,
+                now: now,
                 kind: .query,
                 operation: operation,
                 object: object.name,
                 query: soql,
                 apiVersion: version.description,
                 state: .uploadComplete,
-                createdAt: now,
-                modifiedAt: now,
-                processed: 0,
-                failed: 0,
-                errorMessage: nil,
-                cursorID: nil,
-                firstSeq: 0,
-                totalSize: 0,
                 columnDelimiter: format.delimiter,
-                lineEnding: format.lineEnding,
-                externalIDField: nil,
-                processingMilliseconds: 0
+                lineEnding: format.lineEnding
             )
             try BulkJobTable.insert(job, db)
             return job

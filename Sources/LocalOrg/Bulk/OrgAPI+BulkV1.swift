@@ -142,26 +142,17 @@ extension OrgAPI {
             info["concurrencyMode"].flatMap { ["1", "Serial"].contains($0) ? "Serial" : nil } ?? "Parallel"
         let job = try bulk.write { db -> BulkJob in
             let now = database.context.nowMilliseconds
-            var job = BulkJob(
-                id: OrgRecordID.make(prefix: BulkJob.idPrefix, counter: try OrgMeta.nextIDCounter(db)),
+            var job = try BulkJob.new(
+                db,
+                now: now,
                 kind: .classic,
                 operation: operation,
                 object: object.name,
-                query: nil,
                 apiVersion: version.description,
                 state: .open,
-                createdAt: now,
-                modifiedAt: now,
-                processed: 0,
-                failed: 0,
-                errorMessage: nil,
-                cursorID: nil,
-                firstSeq: 0,
-                totalSize: 0,
                 columnDelimiter: "COMMA",
                 lineEnding: "LF",
-                externalIDField: externalID,
-                processingMilliseconds: 0
+                externalIDField: externalID
             )
             job.contentType = contentType
             job.concurrencyMode = concurrency
