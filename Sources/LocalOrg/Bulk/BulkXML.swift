@@ -139,8 +139,15 @@ package struct BulkXMLReader {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
+    /// The part after the last `:` when it starts like an XML name (a letter or `_`), else the whole
+    /// name, so a name the writer writes back reads as the same name.
     private static func localName(_ name: String) -> String {
-        name.split(separator: ":", maxSplits: 1).last.map(String.init) ?? name
+        guard let colon = name.lastIndex(of: ":") else { return name }
+        let local = name[name.index(after: colon)...]
+        guard let first = local.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else {
+            return name
+        }
+        return String(local)
     }
 
     private mutating func skipSpaces() {
@@ -278,12 +285,14 @@ package enum BulkXMLWriter {
         for (name, value) in element.attributes {
             text += " \(name)=\"" + escaped(value) + "\""
         }
-        if element.children.isEmpty, element.text.isEmpty {
+        // Decided on the escaped text: text of dropped control characters only is no content.
+        let content = escaped(element.text)
+        if element.children.isEmpty, content.isEmpty {
             text += "/>"
             return
         }
         text += ">"
-        text += escaped(element.text)
+        text += content
         for child in element.children { write(child, into: &text) }
         text += "</" + element.name + ">"
     }
