@@ -196,7 +196,7 @@ let package = Package(
         // Shared test helpers: temp dirs, local org on a free port, temp stores.
         .target(
             name: "SyncrunTestSupport",
-            dependencies: ["SoupStore", "SyncLedger", "LocalOrg", "SyncConfig"],
+            dependencies: ["SoupStore", "SyncLedger", "LocalOrg", "SyncConfig", "OrgClient"],
             path: "Sources/SyncrunTestSupport"
         ),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),

@@ -1,3 +1,4 @@
+import SyncrunTestSupport
 import Testing
 
 @testable import OrgClient

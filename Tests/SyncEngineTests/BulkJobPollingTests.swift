@@ -1,5 +1,6 @@
 import Foundation
 import OrgClient
+import SyncrunTestSupport
 import Testing
 
 @testable import SyncEngine

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SyncrunTestSupport
 
 @testable import OrgClient
 
