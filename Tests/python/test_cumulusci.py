@@ -1,6 +1,6 @@
 """Compatibility suite: CumulusCI (pinned in requirements.txt) against two local orgs over HTTPS.
 
-`cci` runs unchanged, as a team runs it without a browser login (../shared/docs/clients-and-events.md):
+`cci` runs unchanged, as a team runs it without a browser login:
 the orgs come from `CUMULUSCI_ORG_<name>` JSON through the environment keychain, the self-signed
 certificate is trusted through `REQUESTS_CA_BUNDLE`, `HOME` is a scratch folder, the project a fresh
 git repository. CumulusCI refreshes the token (refresh grant), reads userinfo and the Organization
