@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "syncrun", targets: ["syncrun"]),
         .library(name: "SyncrunCLI", targets: ["SyncrunCLI"]),
         .library(name: "JSONCore", targets: ["JSONCore"]),
+        .library(name: "Avro", targets: ["Avro"]),
         .library(name: "SOQL", targets: ["SOQL"]),
         .library(name: "SyncConfig", targets: ["SyncConfig"]),
         .library(name: "SyncPlan", targets: ["SyncPlan"]),
@@ -42,6 +43,9 @@ let package = Package(
     targets: [
         // Core: JSON value, reader and writer, no dependencies.
         .target(name: "JSONCore"),
+        // Core: Avro schemas (parsed from their JSON) and the binary encoding, for the Pub/Sub API's
+        // change events. No dependency beyond JSONCore.
+        .target(name: "Avro", dependencies: ["JSONCore"]),
         // Core: how syncrun versions its SQLite files (named GRDB migrations, newer files refused,
         // a copy kept until an upgrade commits) and creates private files (0600 / 0700).
         .target(name: "FileSchema", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -189,8 +193,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg", "SyncEngine",
-                .product(name: "Logging", package: "swift-log"),
+                "JSONCore", "Avro", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg",
+                "SyncEngine", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Shared test helpers: temp dirs, local org on a free port, temp stores.
@@ -200,6 +204,7 @@ let package = Package(
             path: "Sources/SyncrunTestSupport"
         ),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
+        .testTarget(name: "AvroTests", dependencies: ["Avro", "JSONCore"]),
         .testTarget(name: "SOQLTests", dependencies: ["SOQL"]),
         .testTarget(
             name: "SyncConfigTests",
@@ -294,7 +299,7 @@ let package = Package(
 // harness links libFuzzer and runs its driver on the target named by `$SYNCRUN_FUZZ_TARGET`.
 if ProcessInfo.processInfo.environment["SYNCRUN_FUZZ"] == "1" {
     let sanitized: Set = [
-        "JSONCore", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg", "SyncEngine",
+        "JSONCore", "Avro", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg", "SyncEngine",
         "FuzzTargets",
     ]
     for target in package.targets where sanitized.contains(target.name) {

@@ -27,6 +27,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget(name: "endpoint-response", run: EndpointResponseTarget.run),
         FuzzTarget(name: "oauth-token", run: OAuthTokenTarget.run),
         FuzzTarget(name: "bulk-xml", run: BulkXMLTarget.run),
+        FuzzTarget(name: "avro", run: AvroTarget.run),
     ]
 
     /// The target called `name`.
