@@ -8,8 +8,12 @@ public struct AvroDecoder {
     public struct Limits: Sendable, Hashable {
         /// How deeply values may nest (records, arrays, maps, unions).
         public var maximumDepth: Int
-        /// How many array items and map entries one decoder reads in all.
+        /// How many array items and map entries one decoder reads in all. Items of types that
+        /// encode in no bytes (null, an empty record) cost nothing to send, so the budget is also
+        /// bounded by the input: at most ``itemsPerInputByte`` per byte, plus 4,096.
         public var maximumItems: Int
+        /// The items one input byte may account for (see ``maximumItems``).
+        public static let itemsPerInputByte = 8
 
         public init(maximumDepth: Int = 64, maximumItems: Int = 1 << 20) {
             self.maximumDepth = maximumDepth
@@ -31,7 +35,7 @@ public struct AvroDecoder {
         self.bytes = bytes
         self.offset = 0
         self.limits = limits
-        self.itemsLeft = limits.maximumItems
+        self.itemsLeft = min(limits.maximumItems, bytes.count * Limits.itemsPerInputByte + 4096)
     }
 
     /// Decodes `bytes`, which must hold exactly one datum of `schema`'s root type.
@@ -174,7 +178,8 @@ public struct AvroDecoder {
             guard count <= itemsLeft else {
                 throw failure(
                     .limitExceeded,
-                    "more than \(limits.maximumItems) array items and map entries in one value",
+                    "more array items and map entries than the limit (\(limits.maximumItems), and "
+                        + "\(Limits.itemsPerInputByte) per input byte) allows in one value",
                     at: start
                 )
             }
