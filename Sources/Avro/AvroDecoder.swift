@@ -8,16 +8,17 @@ public struct AvroDecoder {
     public struct Limits: Sendable, Hashable {
         /// How deeply values may nest (records, arrays, maps, unions).
         public var maximumDepth: Int
-        /// How many array items and map entries one decoder reads in all. Items of types that
-        /// encode in no bytes (null, an empty record) cost nothing to send, so the budget is also
-        /// bounded by the input: at most ``itemsPerInputByte`` per byte, plus 4,096.
+        /// How many array items and map entries one decoder reads in all.
         public var maximumItems: Int
-        /// The items one input byte may account for (see ``maximumItems``).
-        public static let itemsPerInputByte = 8
+        /// How many of those may encode in no bytes (nulls, empty records): they cost a sender
+        /// nothing, so without this bound a few bytes could stand for ``maximumItems`` of them.
+        /// Counted per item actually read, so a value and its re-encoding count the same.
+        public var maximumZeroWidthItems: Int
 
-        public init(maximumDepth: Int = 64, maximumItems: Int = 1 << 20) {
+        public init(maximumDepth: Int = 64, maximumItems: Int = 1 << 20, maximumZeroWidthItems: Int = 1 << 14) {
             self.maximumDepth = maximumDepth
             self.maximumItems = maximumItems
+            self.maximumZeroWidthItems = maximumZeroWidthItems
         }
     }
 
@@ -27,6 +28,7 @@ public struct AvroDecoder {
     public private(set) var offset: Int
     private let limits: Limits
     private var itemsLeft: Int
+    private var zeroWidthItemsLeft: Int
     private var depth = 0
     private var path = AvroPath()
 
@@ -35,7 +37,8 @@ public struct AvroDecoder {
         self.bytes = bytes
         self.offset = 0
         self.limits = limits
-        self.itemsLeft = min(limits.maximumItems, bytes.count * Limits.itemsPerInputByte + 4096)
+        self.itemsLeft = limits.maximumItems
+        self.zeroWidthItemsLeft = limits.maximumZeroWidthItems
     }
 
     /// Decodes `bytes`, which must hold exactly one datum of `schema`'s root type.
@@ -178,14 +181,24 @@ public struct AvroDecoder {
             guard count <= itemsLeft else {
                 throw failure(
                     .limitExceeded,
-                    "more array items and map entries than the limit (\(limits.maximumItems), and "
-                        + "\(Limits.itemsPerInputByte) per input byte) allows in one value",
+                    "more than \(limits.maximumItems) array items and map entries in one value",
                     at: start
                 )
             }
             itemsLeft -= Int(count)
             for _ in 0..<Int(count) {
+                let itemStart = offset
                 try item(&self)
+                if offset == itemStart {
+                    zeroWidthItemsLeft -= 1
+                    guard zeroWidthItemsLeft >= 0 else {
+                        throw failure(
+                            .limitExceeded,
+                            "more than \(limits.maximumZeroWidthItems) items that encode in no bytes in one value",
+                            at: itemStart
+                        )
+                    }
+                }
             }
         }
     }
