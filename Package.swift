@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SyncrunCLI", targets: ["SyncrunCLI"]),
         .library(name: "JSONCore", targets: ["JSONCore"]),
         .library(name: "Avro", targets: ["Avro"]),
+        .library(name: "PubSubAPI", targets: ["PubSubAPI"]),
         .library(name: "SOQL", targets: ["SOQL"]),
         .library(name: "SyncConfig", targets: ["SyncConfig"]),
         .library(name: "SyncPlan", targets: ["SyncPlan"]),
@@ -39,6 +40,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The Pub/Sub API (gRPC over HTTP/2, protobuf messages): the local org's change events.
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // Core: JSON value, reader and writer, no dependencies.
@@ -46,6 +52,17 @@ let package = Package(
         // Core: Avro schemas (parsed from their JSON) and the binary encoding, for the Pub/Sub API's
         // change events. No dependency beyond JSONCore.
         .target(name: "Avro", dependencies: ["JSONCore"]),
+        // The Pub/Sub API's messages and gRPC service, generated from pubsub_api.proto by
+        // scripts/generate-pubsub.sh and committed (no build plugin).
+        .target(
+            name: "PubSubAPI",
+            dependencies: [
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["pubsub_api.proto"]
+        ),
         // Core: how syncrun versions its SQLite files (named GRDB migrations, newer files refused,
         // a copy kept until an upgrade commits) and creates private files (0600 / 0700).
         .target(name: "FileSchema", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -106,6 +123,10 @@ let package = Package(
             dependencies: [
                 "JSONCore",  // the YAML 1.2 core schema rules for YAML schema files (its JSON is its own)
                 "SOQL", "FileSchema",
+                "Avro", "PubSubAPI",  // change events and the Pub/Sub API that serves them
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -243,7 +264,9 @@ let package = Package(
         .testTarget(
             name: "LocalOrgTests",
             dependencies: [
-                "LocalOrg", "SOQL", "FileSchema", "SyncrunTestSupport",
+                "LocalOrg", "Avro", "PubSubAPI", "SOQL", "FileSchema", "SyncrunTestSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -32,6 +32,8 @@ import Foundation
 ///   its request line and headers within this time is closed (slow or stalled clients).
 /// - `idleTimeout` (`Duration`, 120 s): a connection with no request in progress and no traffic for
 ///   this long is closed.
+/// - `pubsubPort` (`Int?`, `0`): the Pub/Sub API's port (gRPC over HTTP/2; change events); `0` picks a
+///   free one, `nil` serves none. `pubsubKeepalive` (`Duration`, 270 s): the keepalive interval.
 /// - `maxConnections` (`Int`, 256): open connections past this number are answered `503` (HTTP) or
 ///   closed at once (HTTPS) instead of being served, so a flood cannot exhaust file descriptors.
 public struct LocalOrgConfiguration: Sendable {
@@ -73,6 +75,11 @@ public struct LocalOrgConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(120)
     /// The most connections served at once.
     public var maxConnections = 256
+    /// The Pub/Sub API's port (`0`: a free one; `nil`: not served).
+    public var pubsubPort: Int? = 0
+    /// How long a Pub/Sub subscription with nothing to send waits before an empty keepalive
+    /// response (a real org: within 270 s).
+    public var pubsubKeepalive: Duration = .seconds(270)
 
     /// Creates a configuration; every argument has the default documented on the type.
     public init(

@@ -10,13 +10,17 @@ public struct LocalOrgEndpoint: Sendable, Equatable {
     public var accessToken: String
     /// The refresh token the `/services/oauth2/token` refresh grant accepts.
     public var refreshToken: String
+    /// The port of the Pub/Sub API (gRPC over HTTP/2, same host, TLS when the REST server has it),
+    /// or `nil` when it is not served.
+    public var pubsubPort: Int?
 
     /// Creates an endpoint.
-    public init(baseURL: URL, port: Int, accessToken: String, refreshToken: String) {
+    public init(baseURL: URL, port: Int, accessToken: String, refreshToken: String, pubsubPort: Int? = nil) {
         self.baseURL = baseURL
         self.port = port
         self.accessToken = accessToken
         self.refreshToken = refreshToken
+        self.pubsubPort = pubsubPort
     }
 
     /// The versioned data base path for `version`, e.g. `…/services/data/v59.0`.

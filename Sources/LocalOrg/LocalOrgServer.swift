@@ -125,7 +125,11 @@ public struct LocalOrgServer: Sendable {
             let endpoint = makeEndpoint(port: port)
             api.setBaseURL(endpoint.baseURL.absoluteString)
             do {
-                let result = try await body(endpoint)
+                let result = try await withPubSub { pubsubPort in
+                    var served = endpoint
+                    served.pubsubPort = pubsubPort
+                    return try await body(served)
+                }
                 api.bulk.cancelAll()
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()

@@ -42,6 +42,7 @@ class LocalOrg:
     certificate: Path
     log: Path
     refresh_token: str = ""
+    pubsub_port: int | None = None
 
     @property
     def instance(self) -> str:
@@ -94,4 +95,5 @@ def start_local_org(data: Path, certificate: Path, key: Path, token: str, *extra
         certificate=certificate,
         log=log,
         refresh_token=started.get("refreshToken", ""),
+        pubsub_port=started.get("pubsubPort"),
     )

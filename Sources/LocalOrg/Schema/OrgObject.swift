@@ -29,6 +29,9 @@ public struct OrgObject: Sendable, Equatable {
     /// Whether the object keeps a recently-viewed list (describe's `mruEnabled`, which
     /// CumulusCI's "set recently viewed" step reads); `nil` follows ``isWritable``.
     public var declaredMRUEnabled: Bool?
+    /// Whether the org publishes change events for the object (schema file: `changeDataCapture`,
+    /// default `true`: every object is selected for Change Data Capture).
+    public var isChangeDataCaptureEnabled = true
     /// The fields in describe order; `Id` first.
     public private(set) var fields: [OrgField]
     private var fieldIndex: [String: Int]

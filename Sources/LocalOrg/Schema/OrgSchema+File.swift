@@ -87,6 +87,7 @@ enum OrgSchemaCoding {
     private static let objectKeys: Set<String> = [
         "name", "label", "labelPlural", "keyPrefix", "custom", "writable", "fields", "queryable", "createable",
         "updateable", "deletable", "recordTypes", "mergeable", "deepCloneable", "feedEnabled", "mruEnabled",
+        "changeDataCapture",
     ]
     private static let fieldKeys: Set<String> = [
         "name", "type", "label", "length", "required", "nillable", "externalId", "unique", "createable", "updateable",
@@ -148,6 +149,7 @@ enum OrgSchemaCoding {
         if object.isDeepCloneable { json["deepCloneable"] = true }
         if object.isFeedEnabled { json["feedEnabled"] = true }
         if let flag = object.declaredMRUEnabled { json["mruEnabled"] = .bool(flag) }
+        if !object.isChangeDataCaptureEnabled { json["changeDataCapture"] = false }
         return .object(json)
     }
 
@@ -365,6 +367,7 @@ enum OrgSchemaCoding {
         if let flag = try reader.bool("deepCloneable") { object.isDeepCloneable = flag }
         if let flag = try reader.bool("feedEnabled") { object.isFeedEnabled = flag }
         if let flag = try reader.bool("mruEnabled") { object.declaredMRUEnabled = flag }
+        if let flag = try reader.bool("changeDataCapture") { object.isChangeDataCaptureEnabled = flag }
         for (position, entry) in (try reader.array("recordTypes") ?? []).enumerated() {
             let recordTypeHere = "\(here) recordTypes[\(position)]"
             guard let recordTypeJSON = entry.objectValue else {

@@ -28,18 +28,22 @@ public final class OrgDatabase: Sendable {
         /// ID and every record ID), so a test gets the same IDs on every run. `nil` (the default)
         /// draws at random. Ignored when the database already exists: its ID space is stored.
         public var idSeed: UInt64?
+        /// How long change events are kept for replay. Default: 72 hours, as on Salesforce.
+        public var changeEventRetention: TimeInterval
 
         /// Creates a configuration.
         public init(
             now: @escaping @Sendable () -> Date = { Date() },
             timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
             locatorLifetime: TimeInterval = 2 * 24 * 3600,
-            idSeed: UInt64? = nil
+            idSeed: UInt64? = nil,
+            changeEventRetention: TimeInterval = 72 * 3600
         ) {
             self.now = now
             self.timeZone = timeZone
             self.locatorLifetime = locatorLifetime
             self.idSeed = idSeed
+            self.changeEventRetention = changeEventRetention
         }
     }
 
@@ -61,6 +65,8 @@ public final class OrgDatabase: Sendable {
     let context: OrgContext
     /// What opening the org did to its tables' schema (the steps applied; none when current).
     public let upgrade: VersionedDatabase.Upgrade
+    /// The change events of every write (Change Data Capture), as the Pub/Sub API serves them.
+    public let changeEvents: ChangeEventFeed
 
     /// Opens or creates `directory/org.sqlite`.
     ///
@@ -104,6 +110,10 @@ public final class OrgDatabase: Sendable {
             userID: opened.userID,
             idSpace: opened.idSpace
         )
+        changeEvents = ChangeEventFeed(pool: pool, schema: opened.schema)
+        try mapStorageErrors("Preparing change events") {
+            try ChangeCapture.install(on: pool, context: context, schemas: changeEvents.schemas, feed: changeEvents)
+        }
     }
 
     // MARK: Queries

@@ -11,7 +11,7 @@ struct OrgServeCommand: AsyncParsableCommand {
         abstract: "Serve a local org (SQLite in DIR) over the Salesforce REST API.",
         discussion: """
             Prints the org's URL and token on start: as one JSON line with --format json or when standard \
-            output is not a terminal ({"url", "port", "accessToken", "refreshToken", "dataDirectory"}, plus \
+            output is not a terminal ({"url", "port", "pubsubPort", "accessToken", "refreshToken", "dataDirectory"}, plus \
             "warning" with --allow-remote), otherwise as text, and nothing else afterwards (requests go to \
             --log). Runs until interrupted (SIGINT or SIGTERM), then stops gracefully. Data persists in DIR \
             across restarts.
@@ -48,6 +48,12 @@ struct OrgServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The port; 0 picks a free one.")
     var port = 8443
+
+    @Option(
+        name: .long,
+        help: "The Pub/Sub API's port (gRPC, change events; TLS with --tls-cert); 0 picks a free one."
+    )
+    var pubsubPort = 0
 
     @Option(
         name: .long,
@@ -160,6 +166,9 @@ struct OrgServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535, not \(port)")
+        }
+        guard (0...65_535).contains(pubsubPort) else {
+            throw ValidationError("--pubsub-port must be between 0 and 65535, not \(pubsubPort)")
         }
         guard (0...1).contains(failRate) else {
             throw ValidationError("--fail-rate must be between 0 and 1, not \(failRate)")
@@ -289,6 +298,7 @@ struct OrgServeCommand: AsyncParsableCommand {
                 clientID: clientID
             )
         }
+        configuration.pubsubPort = pubsubPort
         if let tlsCert, let tlsKey {
             configuration.tls = TLSSettings(
                 certificateChainPEM: try readText(tlsCert, option: "--tls-cert"),
@@ -311,6 +321,7 @@ struct OrgServeCommand: AsyncParsableCommand {
             let line = StartLine(
                 url: endpoint.baseURL.absoluteString,
                 port: endpoint.port,
+                pubsubPort: endpoint.pubsubPort,
                 accessToken: endpoint.accessToken,
                 refreshToken: endpoint.refreshToken,
                 dataDirectory: directory.path,
@@ -340,6 +351,7 @@ struct OrgServeCommand: AsyncParsableCommand {
     private struct StartLine: Encodable {
         var url: String
         var port: Int
+        var pubsubPort: Int?
         var accessToken: String
         var refreshToken: String
         var dataDirectory: String
