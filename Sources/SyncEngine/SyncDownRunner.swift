@@ -131,7 +131,7 @@ struct SyncDownRunner: Sendable {
             // Before the state is saved: a sync is never DONE with its soup unindexed.
             do {
                 let merged = try await store.write { writer in try writer.finishBulkLoad(of: soup) }
-                progress.recordInserted(-merged)
+                progress.recordCounts(inserted: -merged, unchanged: 0)
             } catch {
                 failure = failure ?? SyncEngineError.wrapping(error, syncName: definition.name).message
             }
@@ -172,6 +172,7 @@ struct SyncDownRunner: Sendable {
         summary.apiUsage = after.apiUsage
         summary.created = progress.inserted
         summary.updated = progress.saved - progress.inserted
+        summary.unchanged = progress.unchanged
         if progress.skipped > 0 {
             events?.yield(
                 .warning(
@@ -218,12 +219,12 @@ struct SyncDownRunner: Sendable {
                     } else { nil }
                 state = next.pageWritten(
                     totalSize: page.totalSize,
-                    fetched: result.saved + result.skipped,
+                    fetched: result.saved + result.skipped + result.unchanged,
                     saved: result.saved,
                     skipped: result.skipped,
                     latestSaved: latest
                 )
-                next.recordInserted(result.inserted)
+                next.recordCounts(inserted: result.inserted, unchanged: result.unchanged)
                 steps.append(next)
             }
             if let state { try writer.updateSyncState(state) }

@@ -121,13 +121,17 @@ struct PlanReportRenderer {
             return
         }
         var rows = [
-            ["step", "status", "created", "updated", "deleted", "conflicts", "failed", "skipped", "requests", "time"]
+            [
+                "step", "status", "created", "updated", "unchanged", "deleted", "conflicts", "failed", "skipped",
+                "requests", "time",
+            ]
         ]
         for step in report.steps {
             let row = PlanStepLine(step)
             func count(_ value: Int?) -> String { value.map(String.init) ?? "-" }
             rows.append([
-                step.step.id, step.status.rawValue, count(row.created), count(row.updated), count(row.deleted),
+                step.step.id, step.status.rawValue, count(row.created), count(row.updated), count(row.unchanged),
+                count(row.deleted),
                 count(row.conflicts), count(row.failed), count(row.skipped), count(row.requests),
                 row.durationMs.map { String(format: "%.2fs", Double($0) / 1000) } ?? "-",
             ])
@@ -254,6 +258,7 @@ struct PlanStepLine: Encodable {
     var failed: Int?
     var skipped: Int?
     var fetched: Int?
+    var unchanged: Int?
     var requests: Int?
     var retries: Int?
     var durationMs: Int64?
@@ -276,6 +281,7 @@ struct PlanStepLine: Encodable {
         failed = summary.failed
         skipped = summary.skipped + summary.skippedLocallyChanged
         if summary.operation != .syncUp { fetched = summary.fetched }
+        if summary.operation == .syncDown { unchanged = summary.unchanged }
         requests = summary.requests
         retries = summary.retries
         durationMs = summary.durationMilliseconds

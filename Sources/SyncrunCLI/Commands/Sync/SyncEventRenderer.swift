@@ -95,7 +95,8 @@ struct SyncEventRenderer: Sendable {
         switch summary.operation {
         case .syncDown:
             text +=
-                " - \(summary.fetched) fetched, \(summary.saved) saved, \(summary.skippedLocallyChanged) skipped "
+                " - \(summary.fetched) fetched, \(summary.saved) saved, \(summary.unchanged) unchanged, "
+                + "\(summary.skippedLocallyChanged) skipped "
                 + "(local changes), \(summary.pages) page(s)"
         case .cleanGhosts:
             text += " - \(summary.deletedGhosts) ghost(s) deleted, \(summary.pages) id page(s)"
@@ -147,6 +148,7 @@ struct SyncEventLine: Encodable {
     var page: Int?
     var fetched: Int?
     var saved: Int?
+    var unchanged: Int?
     var skippedLocallyChanged: Int?
     var deletedGhosts: Int?
     var pages: Int?
@@ -207,6 +209,7 @@ struct SyncEventLine: Encodable {
             status = summary.status.rawValue
             fetched = summary.fetched
             saved = summary.saved
+            unchanged = summary.operation == .syncDown ? summary.unchanged : nil
             skippedLocallyChanged = summary.skippedLocallyChanged
             deletedGhosts = summary.deletedGhosts
             pages = summary.pages
@@ -217,8 +220,8 @@ struct SyncEventLine: Encodable {
             error = summary.error
             apiUsage = summary.apiUsage.map(APIUsageLine.init)
             if summary.operation == .syncUp {
-                (fetched, saved, skippedLocallyChanged, deletedGhosts, pages, maxTimeStamp) = (
-                    nil, nil, nil, nil, nil, nil
+                (fetched, saved, unchanged, skippedLocallyChanged, deletedGhosts, pages, maxTimeStamp) = (
+                    nil, nil, nil, nil, nil, nil, nil
                 )
                 created = summary.created
                 updated = summary.updated
