@@ -114,6 +114,15 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @Option(help: "Output format.") var format: SyncOutputFormat = .text
 
+    @Option(
+        help: ArgumentHelp(
+            "An HTTP proxy for both orgs, http://[USER:PASSWORD@]HOST:PORT (default: $HTTPS_PROXY / "
+                + "$HTTP_PROXY; hosts in $NO_PROXY go direct). Credentials are never printed.",
+            valueName: "url"
+        )
+    )
+    var proxy: String?
+
     func validate() throws {
         if dryRun, resume { throw ValidationError("--dry-run and --resume cannot be combined") }
     }
@@ -146,6 +155,7 @@ struct MigrateCommand: AsyncParsableCommand {
             environment: environment,
             trustedCertificatesFile: caFile,
             localOrgLauncher: LocalOrgServerLauncher(),
+            proxy: try OrgOptions.proxySettings(flag: proxy, environment: environment),
             logger: CLILogging.logger
         )
         let options = MigrationSession.Options(

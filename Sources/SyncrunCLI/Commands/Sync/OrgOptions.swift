@@ -73,6 +73,15 @@ struct OrgOptions: ParsableArguments {
     )
     var caFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "An HTTP proxy for every connection to the org, http://[USER:PASSWORD@]HOST:PORT (default: "
+                + "$HTTPS_PROXY / $HTTP_PROXY; hosts in $NO_PROXY go direct). Credentials are never printed.",
+            valueName: "url"
+        )
+    )
+    var proxy: String?
+
     @Option(help: ArgumentHelp("local:DIR only: force the query page size (tests).", valueName: "n"))
     var pageSize: Int?
 
@@ -211,14 +220,25 @@ struct OrgOptions: ParsableArguments {
         }
     }
 
+    /// `--proxy` (else the environment's proxy variables), checked: a value that is not a proxy
+    /// URL is a usage error, named without its credentials.
+    static func proxySettings(flag: String?, environment: [String: String]) throws -> ProxySettings? {
+        do {
+            return try ProxySettings.resolve(flag: flag, environment: environment)
+        } catch let error as OrgClientError {
+            throw CLIError.usage(error.message)
+        }
+    }
+
     /// The connector of these flags: `--ca-file` (else `SSL_CERT_FILE`), and the embedded local
     /// org for `local:DIR` orgs.
-    func connector(logger: Logger) -> OrgConnector {
+    func connector(logger: Logger) throws -> OrgConnector {
         let environment = ProcessInfo.processInfo.environment
         return OrgConnector(
             environment: environment,
             trustedCertificatesFile: caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 },
             localOrgLauncher: LocalOrgServerLauncher(),
+            proxy: try Self.proxySettings(flag: proxy, environment: environment),
             logger: logger
         )
     }
@@ -252,7 +272,7 @@ struct OrgOptions: ParsableArguments {
         return try await OrgAccessErrors.converting {
             try await OrgDescriber.with(
                 definition,
-                connector: connector(logger: logger),
+                connector: try connector(logger: logger),
                 notify: StandardStreams.notify
             ) {
                 try await body($0)

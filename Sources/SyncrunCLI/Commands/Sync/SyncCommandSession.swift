@@ -78,7 +78,7 @@ struct SyncCommandSession {
             try await SyncSession.with(
                 config: config,
                 org: definition,
-                connector: org.connector(logger: Self.logger),
+                connector: try org.connector(logger: Self.logger),
                 options: options,
                 notify: StandardStreams.notify
             ) { session in
