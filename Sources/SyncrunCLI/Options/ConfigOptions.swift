@@ -80,10 +80,28 @@ extension ConfigOptions {
         for diagnostic in loaded.diagnostics {
             StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n")
         }
-        if loaded.hasErrors {
-            let count = loaded.errorCount
-            throw CLIError("the config has \(count) error\(count == 1 ? "" : "s"); run 'syncrun validate' for details")
-        }
+        if loaded.hasErrors { throw Self.configErrors(loaded) }
         return loaded
+    }
+
+    /// The config of a command that can work without one (`status`, `store …`): when the files are
+    /// named or the directory holds any, they are loaded first and a config with errors fails
+    /// like everywhere else (exit 1); `nil` when there is no config at all.
+    func loadValidIfPresent() throws -> LoadedConfig? {
+        if storeConfig == nil, syncsConfig == nil {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: configDirectory, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else { return nil }
+            let files = ConfigFiles.locate(in: URL(fileURLWithPath: configDirectory, isDirectory: true))
+            guard !files.isEmpty || !files.diagnostics.isEmpty else { return nil }
+        }
+        return try loadValid()
+    }
+
+    /// The error of a config that has errors (a failure, exit 1), its diagnostics already printed.
+    static func configErrors(_ loaded: LoadedConfig) -> CLIError {
+        let count = loaded.errorCount
+        return CLIError("the config has \(count) error\(count == 1 ? "" : "s"); run 'syncrun validate' for details")
     }
 }

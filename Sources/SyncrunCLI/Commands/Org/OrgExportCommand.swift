@@ -62,7 +62,8 @@ struct OrgExportCommand: AsyncParsableCommand {
             text += "wrote \(report.planFile.path)\n"
             if report.droppedReferences > 0 {
                 text +=
-                    "note: \(report.droppedReferences) lookup(s) point at records that were not exported and were left out\n"
+                    "note: \(Count.of(report.droppedReferences, "lookup")) to records that were not exported "
+                    + "\(report.droppedReferences == 1 ? "was" : "were") left out\n"
             }
             StandardStreams.write(text)
         }
