@@ -136,8 +136,15 @@ struct ExitCodeContractTests {
             ["org", "diff", "--schema-file", "a", "--against-schema-file", "b"],
             ["migrate", "--from", "a", "--to", "b"],
         ]
+        // `org export` validates its --data folder first (still exit 2, another usage error).
         try Self.expect(
-            commands.map { Row(arguments: $0 + ["--no-such-flag"], takesConfig: false, says: "--no-such-flag") },
+            commands.map {
+                Row(
+                    arguments: $0 + ["--no-such-flag"],
+                    takesConfig: false,
+                    says: $0.starts(with: ["org", "export"]) ? nil : "--no-such-flag"
+                )
+            },
             status: 2,
             config: "",
             "bad flag"
