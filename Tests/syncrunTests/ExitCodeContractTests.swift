@@ -115,6 +115,14 @@ struct ExitCodeContractTests {
                     Row(arguments: ["store", "export", "acounts"], says: soup),
                     Row(arguments: ["store", "query", "SELECT {acounts:Name} FROM {acounts}"], says: soup),
                     Row(arguments: ["store", "import", "acounts", "-"], says: soup),
+                    Row(
+                        arguments: [
+                            "org", "export", "--data", project.orgDirectory, "--output", project.config + "/export",
+                            "--object", "Acount",
+                        ],
+                        takesConfig: false,
+                        says: "did you mean 'Account'?"
+                    ),
                 ],
                 status: 2,
                 config: project.config,
