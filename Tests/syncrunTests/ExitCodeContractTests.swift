@@ -123,6 +123,13 @@ struct ExitCodeContractTests {
                         takesConfig: false,
                         says: "did you mean 'Account'?"
                     ),
+                    Row(
+                        arguments: [
+                            "org", "schema", "pull", "--org", project.org, "--objects", "Contact,Acount", "--output",
+                            project.config + "/pulled.json",
+                        ],
+                        says: "did you mean 'Account'?"
+                    ),
                 ],
                 status: 2,
                 config: project.config,

@@ -56,6 +56,7 @@ struct OrgSchemaPullCommand: AsyncParsableCommand {
             project: project,
             names: names,
             alsoIfVisible: ["User", "Organization", "RecordType"],
+            typedNames: objects != nil,
             followReferences: true
         )
         let document = Data(shape.schemaFileDocument().jsonText().utf8)
