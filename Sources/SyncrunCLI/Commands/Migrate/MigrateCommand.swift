@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONCore
 import Migration
 import OrgAccess
 import OrgClient
@@ -42,7 +43,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
             Output: progress on a terminal, JSON lines otherwise (or with --format json), then the \
             report. Exit status: 0 every record migrated; 1 some record failed (the rest is done) or a \
-            run failed (continue with --resume); 2 usage, config or org errors (nothing written).
+            run failed (continue with --resume), or config errors; 2 usage errors, an org that cannot be \
+            resolved, a migration refused for safety (nothing written).
             """
     )
 
@@ -132,9 +134,17 @@ struct MigrateCommand: AsyncParsableCommand {
         let loaded = try config.load()
         for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
         if loaded.hasErrors {
-            throw CLIError.usage("the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details")
+            throw ConfigOptions.configErrors(loaded)
         }
         guard let syncs = loaded.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
+        let ups = syncs.syncs.filter { $0.type == .syncUp }.map(\.name)
+        for name in only where !ups.contains(name) {
+            throw CLIError.usage(
+                "--only '\(JSONWriter.terminalSafe(name))' is not a sync up of the config"
+                    + NameSuggestion.clause(for: name, among: ups)
+                    + "; the sync ups are: \(ups.map(JSONWriter.terminalSafe).joined(separator: ", "))"
+            )
+        }
         let sources: MigrationSources
         do {
             sources = try MigrationSources(config: syncs, only: only)
@@ -144,7 +154,9 @@ struct MigrateCommand: AsyncParsableCommand {
         let project = try ProjectContext.load(configDirectory: config.configDirectory)
         let environment = ProcessInfo.processInfo.environment
         let resolver = project?.resolver(environment: environment) ?? OrgResolver(environment: environment)
-        let (fromDefinition, toDefinition) = try await OrgAccessErrors.converting {
+        let hints = [from, to].map { OrgOptions.projectOrgHint(for: $0, project: project) }
+        let hint: String = hints.first(where: { !$0.isEmpty }) ?? ""
+        let (fromDefinition, toDefinition) = try await OrgAccessErrors.converting(hint: hint) {
             (
                 try resolver.resolve(from, flags: .init(accessToken: fromAccessToken, apiVersion: apiVersion)),
                 try resolver.resolve(to, flags: .init(accessToken: toAccessToken, apiVersion: apiVersion))
@@ -165,7 +177,7 @@ struct MigrateCommand: AsyncParsableCommand {
             dryRun: dryRun,
             logger: CLILogging.logger
         )
-        let report = try await SessionErrors.converting {
+        let report = try await SessionErrors.converting(hint: hint) {
             do {
                 return try await MigrationSession.with(
                     from: fromDefinition,
@@ -175,7 +187,7 @@ struct MigrateCommand: AsyncParsableCommand {
                     notify: StandardStreams.notify
                 ) { session in try await migrate(loaded, sources: sources, session: session) }
             } catch let error as MigrationError {
-                throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
+                throw CLIError(error.message, classifying: error)
             }
         }
         if let junit {
@@ -192,7 +204,8 @@ struct MigrateCommand: AsyncParsableCommand {
         if !report.isClean {
             let failed = report.objects.reduce(0) { $0 + $1.failed }
             throw CLIError(
-                "\(failed) record(s) \(dryRun ? "would fail" : "failed") and \(dryRun ? "would be" : "were") left out "
+                "\(Count.of(failed, "record")) \(dryRun ? "would fail" : "failed") and "
+                    + "\(dryRun ? "would be" : failed == 1 ? "was" : "were") left out "
                     + "(the report lists them); fix them and run again"
             )
         }
@@ -231,10 +244,12 @@ struct MigrateCommand: AsyncParsableCommand {
                     ),
                     stop: stop,
                     events: events
-                ) { progress in MigrateReportRenderer.renderProgress(progress, asJSON: asJSON) }
+                ) { [dryRun] progress in
+                    MigrateReportRenderer.renderProgress(progress, asJSON: asJSON, dryRun: dryRun)
+                }
             }
         } catch let error as MigrationError {
-            throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
+            throw CLIError(error.message, classifying: error)
         } catch let error as OrgClientError {
             throw CLIError(
                 "the migration stopped: \(error.message); what was written is recorded, run again with --resume"
@@ -246,7 +261,7 @@ struct MigrateCommand: AsyncParsableCommand {
         if let idMap {
             do {
                 let count = try IDMapExport.write(MigrationBooks(journal: session.migrator.journal), toFile: idMap)
-                if !asJSON { StandardStreams.writeError("id map: \(count) record(s) written to \(idMap)\n") }
+                if !asJSON { StandardStreams.writeError("id map: \(Count.of(count, "record")) written to \(idMap)\n") }
             } catch let error as MigrationError {
                 throw CLIError(error.message)
             }
@@ -259,18 +274,21 @@ struct MigrateCommand: AsyncParsableCommand {
 struct MigrateReportRenderer {
     let asJSON: Bool
 
-    static func renderProgress(_ progress: MigrationProgress, asJSON: Bool) {
+    /// One batch's progress. A dry run's phases are named as dry runs (`"phase":"dry-run-write"`,
+    /// `dry-run-references`): nothing is written, and a reader of the events must not think so.
+    static func renderProgress(_ progress: MigrationProgress, asJSON: Bool, dryRun: Bool = false) {
+        let phase = (dryRun ? "dry-run-" : "") + progress.phase.rawValue
         if asJSON {
             let line = ProgressLine(
                 sobject: progress.sobject,
-                phase: progress.phase.rawValue,
+                phase: phase,
                 done: progress.done,
                 total: progress.total
             )
             Self.writeLine(line)
         } else {
             StandardStreams.write(
-                "\r\(progress.sobject) (\(progress.phase.rawValue)): \(progress.done)/\(progress.total)"
+                "\r\(progress.sobject) (\(phase)): \(progress.done)/\(progress.total)"
                     + (progress.done >= progress.total ? "\n" : "")
             )
         }
