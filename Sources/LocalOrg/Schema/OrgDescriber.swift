@@ -140,10 +140,7 @@ struct OrgDescriber {
         let isDecimal = type.isNumeric && type != .int
         let isText = type.isText || type == .id || type == .reference
         let extraTypeInfo = field.extraTypeInfo ?? (type == .textarea ? "plaintextarea" : nil)
-        let isPermissionable =
-            field.declaredPermissionable
-            ?? ((field.isNillable || (type == .boolean && field.isUpdateable)) && field.isCreateable
-                && extraTypeInfo != "personname")
+        let isPermissionable = field.isPermissionable
         let isPolymorphic = field.referenceTo.count > 1
         let json: OrgJSONObject = [
             "name": .string(field.name), "label": .string(field.label), "type": .string(type.rawValue),

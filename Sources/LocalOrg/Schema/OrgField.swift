@@ -127,6 +127,14 @@ public struct OrgField: Sendable, Equatable {
         isFilterable && !isAutoNumber && ![.datetime, .currency, .percent, .double].contains(type)
     }
 
+    /// Describe's `permissionable`: whether field-level security applies (optional, writable
+    /// fields; not required, system or person-name fields).
+    public var isPermissionable: Bool {
+        declaredPermissionable
+            ?? ((isNillable || (type == .boolean && isUpdateable)) && isCreateable
+                && (extraTypeInfo ?? (type == .textarea ? "plaintextarea" : nil)) != "personname")
+    }
+
     /// Whether a create body must give a value.
     public var isRequiredOnCreate: Bool { isCreateable && !isNillable && !isDefaultedOnCreate }
 

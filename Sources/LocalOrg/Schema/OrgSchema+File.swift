@@ -105,6 +105,7 @@ enum OrgSchemaCoding {
         if !schema.briefcases.isEmpty { root["briefcases"] = .array(schema.briefcases.map(encode)) }
         if !schema.endpoints.isEmpty { root["endpoints"] = .array(schema.endpoints.map(\.json)) }
         if !schema.layouts.isEmpty { root["layouts"] = .array(schema.layouts.map(\.json)) }
+        encodeUsers(schema, into: &root)
         return .object(root)
     }
 
@@ -197,10 +198,12 @@ enum OrgSchemaCoding {
             throw OrgError.invalidInput("\(source): expected an object with an \"objects\" array")
         }
         if let unknown = root.keys.first(where: {
-            !["objects", "briefcases", "mode", "endpoints", "layouts"].contains($0)
+            !["objects", "briefcases", "mode", "endpoints", "layouts", "profiles", "permissionSets", "users"]
+                .contains($0)
         }) {
             throw OrgError.invalidInput(
-                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects', 'briefcases', 'endpoints' and 'layouts'"
+                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects', 'briefcases', 'endpoints', "
+                    + "'layouts', 'profiles', 'permissionSets' and 'users'"
             )
         }
         let exact: Bool
@@ -263,6 +266,7 @@ enum OrgSchemaCoding {
                 try OrgDeclaredLayout.decode(entry, schema: schema, location: "\(source): layouts[\(position)]")
             }
         }
+        try decodeUsers(root, into: &schema, source: source)
         return schema
     }
 
@@ -523,7 +527,7 @@ enum OrgSchemaCoding {
     }
 
     /// Typed access to one JSON object of the schema document, with located errors.
-    private struct Reader {
+    struct Reader {
         let json: OrgJSONObject
         let location: String
 
