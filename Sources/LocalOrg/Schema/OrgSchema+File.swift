@@ -164,7 +164,7 @@ enum OrgSchemaCoding {
 
     private static func encode(_ field: OrgField) -> OrgJSONValue {
         var json: OrgJSONObject = [
-            "name": .string(field.name), "type": .string(field.type.rawValue), "label": .string(field.label),
+            "name": .string(field.name), "type": .string(field.type.wireName), "label": .string(field.label),
             "length": .integer(Int64(field.length)), "nillable": .bool(field.isNillable),
             "externalId": .bool(field.isExternalID), "unique": .bool(field.isUnique),
             "createable": .bool(field.isCreateable), "updateable": .bool(field.isUpdateable),
@@ -438,7 +438,7 @@ enum OrgSchemaCoding {
         let reader2 = Reader(json: json, location: "\(objectHere) field '\(name)'")
         let typeName = try reader2.requiredString("type")
         guard let type = OrgFieldType(rawValue: typeName.lowercased()), type != .id || name == "Id" else {
-            let expected = OrgFieldType.allCases.filter { $0 != .id }.map(\.rawValue).joined(separator: ", ")
+            let expected = OrgFieldType.allCases.filter { $0 != .id }.map(\.wireName).joined(separator: ", ")
             throw reader2.failure("unknown type '\(typeName)'; expected one of \(expected)")
         }
         var referenceTo: [String] = []
@@ -500,6 +500,11 @@ enum OrgSchemaCoding {
         field.scale = try reader2.integer("scale")
         field.isAutoNumber = try reader2.bool("autoNumber") ?? false
         field.declaredPermissionable = try reader2.bool("permissionable")
+        if type.isCompound {
+            // Compound fields are read-only through the API: their components are written.
+            field.isCreateable = false
+            field.isUpdateable = false
+        }
         if field.isRestrictedPicklist, ![.picklist, .multipicklist].contains(type) {
             throw reader2.failure("\"restrictedPicklist\" is for picklist and multipicklist fields")
         }
@@ -573,7 +578,8 @@ enum OrgSchemaCoding {
         func integer(_ key: String) throws -> Int? {
             switch json[key] {
             case nil, .null?: return nil
-            case .integer(let value)? where value >= 0 && value < 1_000_000: return Int(value)
+            // Lengths reach 32,000,000 (base64 bodies); nothing in a schema file is larger.
+            case .integer(let value)? where value >= 0 && value <= 100_000_000: return Int(value)
             default: throw failure("\"\(key)\" must be a non-negative integer")
             }
         }
