@@ -299,6 +299,40 @@ struct RestrictedUserTests {
         }
     }
 
+    @Test func aJWTWhoseSubjectIsADeclaredUserActsAsThatUser() async throws {
+        let signer = try JWTSigner()
+        let configuration = LocalOrgConfiguration(jwtBearer: JWTBearerSettings(certificatePEM: signer.certificatePEM))
+        try await LocalOrgFixture.with(configuration: configuration, schema: try Self.schema()) { org in
+            let client = org.client
+            func token(for subject: String) async throws -> String {
+                let claims = JWTSigner.Claims(
+                    iss: "any",
+                    sub: subject,
+                    aud: "https://login.salesforce.com",
+                    exp: Int(Date().timeIntervalSince1970) + 180
+                )
+                let response = try await client.send(
+                    .POST,
+                    "/services/oauth2/token",
+                    body: Data(
+                        ("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion="
+                            + (try signer.sign(claims))).utf8
+                    ),
+                    headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                    token: .none
+                )
+                return try #require(try response.json().objectValue?["access_token"]?.stringValue)
+            }
+            let restricted = try await token(for: "INTEGRATION@example.com")
+            let lead = try await client.send(.GET, "sobjects/Lead/describe", token: .some(restricted))
+            #expect(lead.status == 404)
+            // Another subject gets the org's own user, as does the start-up token.
+            let other = try await token(for: "admin@example.com")
+            #expect(try await client.send(.GET, "sobjects/Lead/describe", token: .some(other)).status == 200)
+            #expect(try await client.send(.GET, "sobjects/Lead/describe").status == 200)
+        }
+    }
+
     @Test func theOrgsOwnTokenStillSeesEverything() async throws {
         try await LocalOrgFixture.with(schema: try Self.schema()) { org in
             let client = org.client
