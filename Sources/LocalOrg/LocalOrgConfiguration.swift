@@ -32,6 +32,10 @@ import Foundation
 ///   its request line and headers within this time is closed (slow or stalled clients).
 /// - `idleTimeout` (`Duration`, 120 s): a connection with no request in progress and no traffic for
 ///   this long is closed.
+/// - `actingUser` (`String?`, `nil`): the username of a restricted user the schema file declares
+///   (``OrgUser``); the start-up access token and the tokens the refresh and client-credentials
+///   grants issue act as that user (JWT bearer tokens act as the user their `sub` names, when
+///   declared). `nil`: they act as the org's all-powerful user. An undeclared name is refused at start.
 /// - `maxConnections` (`Int`, 256): open connections past this number are answered `503` (HTTP) or
 ///   closed at once (HTTPS) instead of being served, so a flood cannot exhaust file descriptors.
 public struct LocalOrgConfiguration: Sendable {
@@ -73,6 +77,8 @@ public struct LocalOrgConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(120)
     /// The most connections served at once.
     public var maxConnections = 256
+    /// The restricted user the start-up and grant tokens act as, or `nil` for the org's own user.
+    public var actingUser: String?
 
     /// Creates a configuration; every argument has the default documented on the type.
     public init(

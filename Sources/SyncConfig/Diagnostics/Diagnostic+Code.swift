@@ -150,5 +150,7 @@ extension Diagnostic {
         public static let orgSpecificID = Code(rawValue: "org-specific-id")
         /// A name that exists in the org only with (or without) a namespace prefix.
         public static let namespaceMismatch = Code(rawValue: "namespace-mismatch")
+        /// A soup index whose type cannot hold the indexed field's values (warning).
+        public static let indexTypeMismatch = Code(rawValue: "index-type-mismatch")
     }
 }

@@ -38,7 +38,7 @@ struct OrgUpgradeTests {
             #expect(try steps(path).isEmpty)
             let database = try OrgDatabase(directory: org)
             #expect(database.upgrade.isUpgrade)
-            let allSteps = ["org-1-bookkeeping-cursors-recent-bulk", "org-2-bulk-v1-batches"]
+            let allSteps = ["org-1-bookkeeping-cursors-recent-bulk", "org-2-bulk-v1-batches", "org-3-bulk-job-user"]
             #expect(database.upgrade.appliedSteps == allSteps)
             #expect(try steps(path) == allSteps)
             #expect(!FileManager.default.fileExists(atPath: path + VersionedDatabase.backupSuffix))
