@@ -23,6 +23,10 @@ public struct MigrationOptions: Sendable {
     /// The secret masks are keyed with (`--mask-secret-file`): the same secret masks the same way
     /// in any org pair. `nil`: the one kept in the pair's journal (made on the first masked run).
     public var maskSecret: Data?
+    /// Delete in the target the records an earlier run of the pair created or matched (the
+    /// journal's id map) that the source no longer returns for the sync downs' queries (deleted,
+    /// or outside a query now), children before parents (`--delete-missing`). A dry run lists them.
+    public var deleteMissing: Bool
 
     public init(
         dryRun: Bool = false,
@@ -30,9 +34,11 @@ public struct MigrationOptions: Sendable {
         strict: Bool = false,
         batchSize: Int = 200,
         allowDuplicates: Bool = false,
-        maskSecret: Data? = nil
+        maskSecret: Data? = nil,
+        deleteMissing: Bool = false
     ) {
         self.maskSecret = maskSecret
+        self.deleteMissing = deleteMissing
         self.dryRun = dryRun
         self.resume = resume
         self.strict = strict
@@ -436,8 +442,15 @@ public struct Migrator: Sendable {
         let reads = StagedReads(done: done)
         let reader = Task { [done, self] in
             do {
-                for definition in sources.syncDowns where !done.contains("read:\(definition.name)") {
-                    try await read(definition, engine: engine, options: options, stop: stop, events: events)
+                for definition in sources.syncDowns {
+                    if !done.contains("read:\(definition.name)") {
+                        try await read(definition, engine: engine, options: options, stop: stop, events: events)
+                    }
+                    if options.deleteMissing {
+                        // The staging soup keeps only what the source returns now (an incremental
+                        // read does not see deletions): what the id map holds beyond it is missing.
+                        try await cleanGhosts(definition, engine: engine, stop: stop, events: events)
+                    }
                     await reads.finished("read:\(definition.name)")
                 }
                 await reads.finishedAll()
@@ -527,7 +540,10 @@ public struct Migrator: Sendable {
             throw error
         }
         // Second pass: references to records written after the record.
-        guard !options.dryRun else { return report }
+        guard !options.dryRun else {
+            if options.deleteMissing { try await deleteMissing(objects, into: &report, options: options, stop: stop) }
+            return report
+        }
         for (position, object) in objects.enumerated()
         where !object.deferredReferences.isEmpty && !done.contains("references:\(object.sobject)") {
             try journal("references:\(object.sobject)", .running, options)
@@ -546,7 +562,53 @@ public struct Migrator: Sendable {
             report.objects[position].add(outcome)
             try journal("references:\(object.sobject)", .done, options)
         }
+        if options.deleteMissing { try await deleteMissing(objects, into: &report, options: options, stop: stop) }
         return report
+    }
+
+    /// `--delete-missing`, once every record is written (so the children the source moved to
+    /// another parent point at it before the old one goes): the objects' missing records deleted
+    /// (a dry run lists them), children before parents.
+    private func deleteMissing(
+        _ objects: [MigrationObject],
+        into report: inout MigrationReport,
+        options: MigrationOptions,
+        stop: StopSignal
+    ) async throws {
+        report.deletesMissing = true
+        let deleter = MissingRecordDeleter(target: target, books: books, store: store, batchSize: options.batchSize)
+        for object in objects.reversed() where object.isWritten {
+            if stop.isStopRequested { throw MigrationError(.failed, "stopped; run again with --resume") }
+            guard let position = report.objects.firstIndex(where: { $0.sobject == object.sobject }) else { continue }
+            try await deleter.run(object, dryRun: options.dryRun, into: &report.objects[position])
+        }
+    }
+
+    /// Deletes from the staging soup the records of `definition` the source no longer returns.
+    private func cleanGhosts(
+        _ definition: SyncDefinition,
+        engine: SyncEngine,
+        stop: StopSignal,
+        events: AsyncStream<SyncEvent>.Continuation?
+    ) async throws {
+        let summary: SyncRunSummary
+        do {
+            summary = try await engine.cleanGhosts(definition, stop: stop, events: events)
+        } catch let error as SyncEngineError {
+            throw MigrationError(
+                .refused,
+                "--delete-missing: sync down '\(definition.name)': \(error.message); nothing was deleted. Remove LIMIT "
+                    + "or OFFSET from its query, or run without --delete-missing"
+            )
+        }
+        guard summary.status == .done else {
+            throw MigrationError(
+                .failed,
+                "--delete-missing: asking the source which records of sync down '\(definition.name)' it still returns "
+                    + "ended \(summary.status.rawValue)" + (summary.error.map { ": \($0)" } ?? "")
+                    + "; nothing was deleted. Run again with --resume"
+            )
+        }
     }
 
     /// Reads the source through one sync down into the staging store, journaled as `read:<name>`.
