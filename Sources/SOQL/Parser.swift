@@ -74,7 +74,9 @@ struct Parser {
             throw SOQLError.unexpected(current, expected: expected, after: "the select list")
         }
         advance()
-        guard current.isName else {
+        // `Group` (queues, public groups) is an object although GROUP is reserved: right after
+        // FROM only an object name can stand.
+        guard current.isName || current.isKeyword("GROUP") else {
             throw SOQLError.unexpected(current, expected: "an object name", after: "'FROM'")
         }
         // A child sub-query may qualify its relationship with the parent's name (`Account.Contacts`);

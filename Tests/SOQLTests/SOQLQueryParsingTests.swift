@@ -118,6 +118,17 @@ struct SOQLQueryParsingTests {
         #expect(query.selectedFields.map(\.components) == [["Id"], ["Account", "Name"]])
     }
 
+    /// `Group` (queues) is an object name after FROM although GROUP is reserved; GROUP BY still groups.
+    @Test func groupIsAnObjectAfterFrom() throws {
+        let query = try SOQLQuery.parse("SELECT Id, DeveloperName FROM Group WHERE Type = 'Queue'")
+        #expect(query.object == "Group")
+        #expect(query.condition == .comparison("Type", .equal, .string("Queue")))
+        #expect(try SOQLQuery.parse(query.text) == query)
+        let grouped = try SOQLQuery.parse("SELECT Type FROM Group GROUP BY Type")
+        #expect(grouped.object == "Group")
+        #expect(grouped.groupBy.map(\.text) == ["Type"])
+    }
+
     @Test func keepsNamesAsSpelledAndRecordsTheirRanges() throws {
         let text = "select  lastModifiedDate from  account__c where Owner.Name = 'é' and X = 1"
         let query = try SOQLQuery.parse(text)

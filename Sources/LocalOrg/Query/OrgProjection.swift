@@ -66,11 +66,23 @@ final class OrgProjection {
     /// The SQL expression producing the record's JSON text, `attributes` first.
     /// - Parameter urlPrefix: `/services/data/v59.0/sobjects/` (bound as an argument).
     func render(urlPrefix: String) -> SQLFragment {
-        let attributes = "{\"attributes\":{\"type\":" + OrgJSONValue.string(object.name).jsonText + ",\"url\":"
-        var sql = SQLFragment(
-            OrgSQL.literal(attributes) + " || json_quote(? || \(OrgSQL.column(alias, "Id"))) || '}'",
-            [(urlPrefix + object.name + "/").databaseValue]
-        )
+        var sql: SQLFragment
+        if object.name == OrgQueryScope.polymorphicObjectName {
+            // A polymorphic parent: its type is the row's own (the union's `Type`).
+            let type = OrgSQL.column(alias, "Type")
+            sql = SQLFragment(
+                OrgSQL.literal("{\"attributes\":{\"type\":") + " || json_quote(\(type)) || "
+                    + OrgSQL.literal(",\"url\":")
+                    + " || json_quote(? || \(type) || '/' || \(OrgSQL.column(alias, "Id"))) || '}'",
+                [urlPrefix.databaseValue]
+            )
+        } else {
+            let attributes = "{\"attributes\":{\"type\":" + OrgJSONValue.string(object.name).jsonText + ",\"url\":"
+            sql = SQLFragment(
+                OrgSQL.literal(attributes) + " || json_quote(? || \(OrgSQL.column(alias, "Id"))) || '}'",
+                [(urlPrefix + object.name + "/").databaseValue]
+            )
+        }
         for (key, entry) in entries {
             sql.append(" || " + OrgSQL.literal("," + OrgJSONValue.string(key).jsonText + ":") + " || ")
             switch entry {
