@@ -146,6 +146,19 @@ struct MigratePolymorphicTests {
             )
             #expect(!report.warnings.contains { $0.contains("queue") }, "\(report.warnings)")
 
+            // The polymorphic queries real orgs answer: TYPEOF picks each record's own fields.
+            let typed = try project.records(
+                "target",
+                "SELECT Subject, TYPEOF What WHEN Account THEN Name, Industry WHEN Opportunity THEN Name, Amount END "
+                    + "FROM Task WHERE Subject IN ('Task 0', 'Task 1') ORDER BY Subject"
+            )
+            let whats = typed.compactMap { $0["What"] as? [String: Any] }
+            #expect(whats.count == 2, "\(typed)")
+            #expect((whats.first?["attributes"] as? [String: Any])?["type"] as? String == "Account")
+            #expect(whats.first.map { $0.keys.sorted() } == ["Industry", "Name", "attributes"])
+            #expect((whats.last?["attributes"] as? [String: Any])?["type"] as? String == "Opportunity")
+            #expect(whats.last.map { $0.keys.sorted() } == ["Amount", "Name", "attributes"])
+
             let second = try project.migrate()
             #expect(second.status == 0, "\(second.stderr)")
             let again = try MigrateReport(second)
