@@ -68,7 +68,8 @@ struct SyncContext {
                         "'\(object.name)' has no child relationship '\(name)' in this org"
                     )
                 }
-            case .count:
+            case .count, .typeOf:
+                // A TYPEOF's fields depend on each record's object: not checked against one describe.
                 break
             }
         }
@@ -390,6 +391,7 @@ struct SyncContext {
             on: object
         )
         checkExternalID(target.externalIdFieldName, on: object, at: steps("target", "externalIdFieldName"))
+        checkMasks(sync.options.mask, on: object)
         if sync.options.mergeMode == .leaveIfChanged {
             checkIDAndDate(object, idFieldName: target.idFieldName, dateFieldName: target.modificationDateFieldName)
         }
@@ -442,6 +444,27 @@ struct SyncContext {
                             + "field list"
                     )
                 }
+            }
+        }
+    }
+
+    /// `options.mask` (migrations): each masked field exists and can hold the masked values
+    /// (``FieldMask/problem(fieldType:length:isRequiredOnCreate:)``, the rule `migrate` refuses by).
+    private mutating func checkMasks(_ masks: [String: FieldMask], on object: ObjectShape) {
+        for (name, mask) in masks.sorted(by: { $0.key < $1.key }) {
+            let position = CheckPosition.value(steps("options", "mask", name))
+            guard let field = requireField(name, on: object, at: position) else { continue }
+            if let problem = mask.problem(
+                fieldType: field.type,
+                length: field.length,
+                isRequiredOnCreate: field.isRequiredOnCreate
+            ) {
+                error(
+                    .maskNotHoldable,
+                    at: position,
+                    "'\(object.name).\(field.name)' cannot hold the '\(mask.name)' mask in this org: \(problem); "
+                        + "change or remove the mask (syncrun migrate refuses it before writing)"
+                )
             }
         }
     }

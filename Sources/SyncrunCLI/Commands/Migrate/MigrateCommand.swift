@@ -99,6 +99,16 @@ struct MigrateCommand: AsyncParsableCommand {
     )
     var allowDuplicates = false
 
+    @Flag(
+        help: """
+            Delete in the target the records an earlier run of this pair created or matched (the journal's id map) \
+            that the source no longer returns (deleted there, or outside the sync downs' queries now), children \
+            before parents, once everything else is written. Never deletes a record no migration brought. With \
+            --dry-run, lists them.
+            """
+    )
+    var deleteMissing = false
+
     @Option(
         help: ArgumentHelp(
             "The secret the sync ups' masks (options.mask) are keyed with: the same secret masks the same way in any "
@@ -240,7 +250,8 @@ struct MigrateCommand: AsyncParsableCommand {
                         resume: resume,
                         strict: strict,
                         allowDuplicates: allowDuplicates,
-                        maskSecret: maskSecret
+                        maskSecret: maskSecret,
+                        deleteMissing: deleteMissing
                     ),
                     stop: stop,
                     events: events
@@ -300,12 +311,13 @@ struct MigrateReportRenderer {
             return
         }
         var rows = [["object", "read", "created", "updated", "unchanged", "failed"]]
+        if report.deletesMissing { rows[0].append("deleted") }
         for object in report.objects {
             rows.append(
                 [
                     object.sobject + (object.isWritten ? "" : " (read only)"), String(object.read),
                     String(object.created), String(object.updated), String(object.unchanged), String(object.failed),
-                ]
+                ] + (report.deletesMissing ? [String(object.deleted)] : [])
             )
         }
         var text = "\n"
@@ -320,6 +332,14 @@ struct MigrateReportRenderer {
                 text +=
                     "  \(object.sobject) \(planned.action.rawValue) \(planned.sourceID)"
                     + (planned.targetID.map { " → \($0)" } ?? "") + "\n"
+            }
+            for deletion in object.deletions.prefix(20) {
+                text +=
+                    "  \(object.sobject) \(report.isDryRun ? "delete" : "deleted") \(deletion.targetID) "
+                    + "(source \(deletion.sourceID) no longer returned)\n"
+            }
+            if object.deleted > 20 {
+                text += "\(object.sobject): … \(object.deleted - 20) more deletions (--format json)\n"
             }
         }
         for warning in report.warnings { text += "warning: \(warning)\n" }
@@ -351,7 +371,8 @@ struct MigrateReportRenderer {
         var total: Int
     }
 
-    /// The report, exactly `{"objects": [...], "warnings": [...]}` (plus `"dryRun": true` for a dry run).
+    /// The report, exactly `{"objects": [...], "warnings": [...]}` (plus `"dryRun": true` for a dry run,
+    /// and per object `"deleted"` and `"deletions": [{"sourceId", "targetId"}]` with `--delete-missing`).
     private struct ReportLine: Encodable {
         struct Object: Encodable {
             var sobject: String
@@ -361,6 +382,14 @@ struct MigrateReportRenderer {
             var unchanged: Int
             var failed: Int
             var failures: [Failure]
+            /// `--delete-missing` only.
+            var deleted: Int?
+            var deletions: [Deletion]?
+        }
+
+        struct Deletion: Encodable {
+            var sourceId: String
+            var targetId: String
         }
 
         struct Failure: Encodable {
@@ -381,7 +410,10 @@ struct MigrateReportRenderer {
                     updated: object.updated,
                     unchanged: object.unchanged,
                     failed: object.failed,
-                    failures: object.failures.map { Failure(sourceId: $0.sourceID, message: $0.message) }
+                    failures: object.failures.map { Failure(sourceId: $0.sourceID, message: $0.message) },
+                    deleted: report.deletesMissing ? object.deleted : nil,
+                    deletions: report.deletesMissing
+                        ? object.deletions.map { Deletion(sourceId: $0.sourceID, targetId: $0.targetID) } : nil
                 )
             }
             warnings = report.warnings
