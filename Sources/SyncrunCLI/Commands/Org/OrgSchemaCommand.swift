@@ -75,7 +75,7 @@ struct OrgSchemaPullCommand: AsyncParsableCommand {
                 return try? reader.readDocument()
             }
             guard let document else { throw CLIError("the pulled schema is not valid JSON; nothing was written") }
-            data = Data(YAMLText.document(document).utf8)
+            data = Data(try YAMLText.document(document).utf8)
         }
         do {
             try data.write(to: URL(fileURLWithPath: output))
