@@ -181,6 +181,7 @@ let package = Package(
                 "LocalOrg", "SyncEngine", "OrgCheck", "Migration", "SyncrunSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // The stock `syncrun` executable: a few lines over SyncrunCLI.

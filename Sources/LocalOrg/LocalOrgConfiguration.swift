@@ -32,6 +32,10 @@ import Foundation
 ///   its request line and headers within this time is closed (slow or stalled clients).
 /// - `idleTimeout` (`Duration`, 120 s): a connection with no request in progress and no traffic for
 ///   this long is closed.
+/// - `actingUser` (`String?`, `nil`): the username of a restricted user the schema file declares
+///   (``OrgUser``); the start-up access token and the tokens the refresh and client-credentials
+///   grants issue act as that user (JWT bearer tokens act as the user their `sub` names, when
+///   declared). `nil`: they act as the org's all-powerful user. An undeclared name is refused at start.
 /// - `pubsubPort` (`Int?`, `0`): the Pub/Sub API's port (gRPC over HTTP/2; change events); `0` picks a
 ///   free one, `nil` serves none. `pubsubKeepalive` (`Duration`, 270 s): the keepalive interval.
 /// - `maxConnections` (`Int`, 256): open connections past this number are answered `503` (HTTP) or
@@ -75,6 +79,8 @@ public struct LocalOrgConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(120)
     /// The most connections served at once.
     public var maxConnections = 256
+    /// The restricted user the start-up and grant tokens act as, or `nil` for the org's own user.
+    public var actingUser: String?
     /// The Pub/Sub API's port (`0`: a free one; `nil`: not served).
     public var pubsubPort: Int? = 0
     /// How long a Pub/Sub subscription with nothing to send waits before an empty keepalive

@@ -44,12 +44,21 @@ public struct LocalOrgServer: Sendable {
         guard configuration.headerTimeout > .zero, configuration.idleTimeout > .zero else {
             throw OrgError.configuration("the header and idle timeouts must be longer than zero")
         }
+        if let username = configuration.actingUser, database.schema.user(named: username) == nil {
+            let declared = database.schema.users.map(\.username)
+            throw OrgError.configuration(
+                "the user '\(username)' is not declared in the org's schema file ("
+                    + (declared.isEmpty ? "it declares no users" : "declared: \(declared.joined(separator: ", "))")
+                    + "); add it under \"users\" or leave the option out to act as the org's own user"
+            )
+        }
         let identity = OrgIdentity(orgID: database.organizationID, userID: database.userID)
         let sessions = SessionStore(
             accessToken: configuration.accessToken,
             refreshToken: configuration.refreshToken,
             orgID: identity.orgID,
             timeToLive: configuration.tokenTTL,
+            primaryUsername: configuration.actingUser.flatMap { database.schema.user(named: $0)?.username },
             now: database.configuration.now
         )
         let verifier = try configuration.jwtBearer.map(JWTAssertionVerifier.init(settings:))
@@ -63,7 +72,8 @@ public struct LocalOrgServer: Sendable {
                 verifier: verifier,
                 clientID: configuration.clientID,
                 clientSecret: configuration.clientSecret,
-                identity: identity
+                identity: identity,
+                restrictedUsernames: database.schema.users.map(\.username)
             ),
             identity: identity,
             bulk: BulkJobs(

@@ -203,6 +203,20 @@ public struct MigrationBooks: Sendable {
         }
     }
 
+    /// The id map rows of `sobject`, in source id order, `limit` at a time after `sourceID`.
+    func idMapRows(of sobject: String, after sourceID: String?, limit: Int) throws -> [IDMapRow] {
+        try journal.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT sobject, source_id, target_id FROM \(MigrationJournal.idMapTable) \
+                    WHERE sobject = ? AND source_id > ? ORDER BY source_id LIMIT ?
+                    """,
+                arguments: [sobject, sourceID ?? "", limit]
+            ).map { IDMapRow(sobject: $0[0], sourceID: $0[1], targetID: $0[2]) }
+        }
+    }
+
     /// Which of `targetIDs` are already the counterpart of some source record.
     func mappedTargets(_ targetIDs: [String]) throws -> Set<String> {
         guard !targetIDs.isEmpty else { return [] }

@@ -72,6 +72,9 @@ public struct MigrationObject: Sendable, Hashable {
     public var masks: [String: FieldMask] = [:]
     /// The target's text field lengths, by lowercased field name (masked values are cut to them).
     var targetLengths: [String: Int] = [:]
+    /// The key the refusal of an object with no key suggests: `Name` when the target has it,
+    /// else a field its describe marks `idLookup` (not `Id`).
+    var suggestedKey: String?
 
     public init(
         sobject: String,
@@ -128,6 +131,10 @@ public struct MigrationSources: Sendable {
     /// The objects the config's other sync ups write (left out by `--only`): references to them
     /// are rewritten through the id map of earlier runs.
     public var writtenElsewhere: [String] = []
+    /// The keys (`externalIdFieldName`, else `matchFields`) the config's sync ups not migrated in
+    /// this run declare, by lowercased sObject: a polymorphic value pointing at such a record is
+    /// kept when the target holds the same record by that key.
+    public var elsewhereKeys: [String: [String]] = [:]
 
     /// Reads the config.
     ///
@@ -224,6 +231,12 @@ public struct MigrationSources: Sendable {
                 let name = query.unqualifiedObject
                 if !chosenObjects.contains(name.lowercased()), !writtenElsewhere.contains(name) {
                     writtenElsewhere.append(name)
+                }
+                if !chosenObjects.contains(name.lowercased()), case .up(let upTarget) = up.target {
+                    let keys = upTarget.externalIdFieldName.map { [$0] } ?? upTarget.matchFields ?? []
+                    if !keys.isEmpty, elsewhereKeys[name.lowercased()] == nil {
+                        elsewhereKeys[name.lowercased()] = keys
+                    }
                 }
             }
         }

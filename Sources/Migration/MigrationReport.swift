@@ -20,6 +20,11 @@ public struct MigrationReport: Sendable, Hashable {
         public var isWritten = true
         /// Dry run: the first records that would be created or updated.
         public var planned: [PlannedWrite] = []
+        /// `--delete-missing`: records deleted in the target (a dry run: that would be).
+        public var deleted = 0
+        /// `--delete-missing`: the records deleted (a dry run: to delete), at most
+        /// ``MigrationReport/failuresListed`` per object (the count is complete).
+        public var deletions: [Deletion] = []
 
         public init(sobject: String) { self.sobject = sobject }
 
@@ -44,6 +49,17 @@ public struct MigrationReport: Sendable, Hashable {
         public var targetID: String?
     }
 
+    /// A target record `--delete-missing` deletes: its source record is no longer returned.
+    public struct Deletion: Sendable, Hashable {
+        public var sourceID: String
+        public var targetID: String
+
+        public init(sourceID: String, targetID: String) {
+            self.sourceID = sourceID
+            self.targetID = targetID
+        }
+    }
+
     /// The most failures listed per object (the counts are complete).
     public static let failuresListed = 1000
     /// The most planned writes a dry run lists per object.
@@ -52,6 +68,8 @@ public struct MigrationReport: Sendable, Hashable {
     public var objects: [Object] = []
     public var warnings: [String] = []
     public var isDryRun = false
+    /// The run was asked to delete the records the source no longer returns (`--delete-missing`).
+    public var deletesMissing = false
 
     public init() {}
 
@@ -96,6 +114,7 @@ extension MigrationReport {
                 skipped: object.isWritten ? nil : "read but not written (no sync up)",
                 systemOut: "read=\(object.read) created=\(object.created) updated=\(object.updated) "
                     + "unchanged=\(object.unchanged) failed=\(object.failed)"
+                    + (deletesMissing ? " deleted=\(object.deleted)" : "")
             )
         }
         var suite = JUnitSuite(name: "syncrun migrate", timestamp: timestamp, cases: cases)

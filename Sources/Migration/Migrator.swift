@@ -23,6 +23,10 @@ public struct MigrationOptions: Sendable {
     /// The secret masks are keyed with (`--mask-secret-file`): the same secret masks the same way
     /// in any org pair. `nil`: the one kept in the pair's journal (made on the first masked run).
     public var maskSecret: Data?
+    /// Delete in the target the records an earlier run of the pair created or matched (the
+    /// journal's id map) that the source no longer returns for the sync downs' queries (deleted,
+    /// or outside a query now), children before parents (`--delete-missing`). A dry run lists them.
+    public var deleteMissing: Bool
 
     public init(
         dryRun: Bool = false,
@@ -30,9 +34,11 @@ public struct MigrationOptions: Sendable {
         strict: Bool = false,
         batchSize: Int = 200,
         allowDuplicates: Bool = false,
-        maskSecret: Data? = nil
+        maskSecret: Data? = nil,
+        deleteMissing: Bool = false
     ) {
         self.maskSecret = maskSecret
+        self.deleteMissing = deleteMissing
         self.dryRun = dryRun
         self.resume = resume
         self.strict = strict
@@ -158,6 +164,7 @@ public struct Migrator: Sendable {
                 uniquingKeysWith: { first, _ in first }
             )
             maskRefusals += Self.maskProblems(of: object, in: targetDescribe)
+            prepared.suggestedKey = Self.suggestedKey(in: targetDescribe)
             var notes: [String: String] = [:]
             var renamed: [String: String] = [:]
             var renameNotes: Set<String> = []
@@ -239,8 +246,10 @@ public struct Migrator: Sendable {
                     ownerMapping = owners
                     warnings += owners.warnings
                 }
-                prepared.valueMaps["ownerid"] = owners.map
+                let queues = owners.queueMap(for: targetDescribe.name, runningUser: targetUserID)
+                prepared.valueMaps["ownerid"] = owners.map.merging(queues.map) { user, _ in user }
                 prepared.valueMapFallbacks["ownerid"] = targetUserID
+                warnings += queues.warnings
             }
             prepared.sourceFieldNames = renamed
             warnings += renameNotes.sorted().map { $0 + " (namespace prefix mapped)" }
@@ -353,7 +362,6 @@ public struct Migrator: Sendable {
     /// the field.
     static func maskProblems(of object: MigrationObject, in target: SObjectDescription) -> [String] {
         let written = Set(MigrationOrder.union(object.createFields, object.updateFields).map { $0.lowercased() })
-        let textTypes: Set<String> = ["string", "textarea", "email", "phone", "url", "encryptedstring", "combobox"]
         var problems: [String] = []
         for (field, mask) in object.masks.sorted(by: { $0.key < $1.key }) {
             let name = "\(object.sobject).\(field) (sync up '\(object.syncUp ?? "")')"
@@ -364,18 +372,12 @@ public struct Migrator: Sendable {
                 continue
             }
             guard let described = target.field(named: field) else { continue }  // left out by the field checks
-            if described.type == "reference" || described.type == "id" {
-                problems.append("\(name): a \(described.type) cannot be masked (the ids are remapped, not copied)")
-            } else if case .null = mask, described.isRequiredOnCreate {
-                problems.append("\(name): the target requires a value, so it cannot be masked as null")
-            } else if case .fixed(let text) = mask, let length = described.length, length > 0, text.count > length {
-                problems.append("\(name): the fixed text has \(text.count) characters, the field holds \(length)")
-            } else if case .fixed = mask {
-                continue
-            } else if mask != .null, !textTypes.contains(described.type) {
-                problems.append("\(name): a \(mask.name) mask needs a text field, not \(described.type)")
-            } else if mask == .email, let length = described.length, length > 0, length < 24 {
-                problems.append("\(name): an email mask needs at least 24 characters, the field holds \(length)")
+            if let problem = mask.problem(
+                fieldType: described.type,
+                length: described.length,
+                isRequiredOnCreate: described.isRequiredOnCreate
+            ) {
+                problems.append("\(name): \(problem)")
             }
         }
         return problems
@@ -436,8 +438,15 @@ public struct Migrator: Sendable {
         let reads = StagedReads(done: done)
         let reader = Task { [done, self] in
             do {
-                for definition in sources.syncDowns where !done.contains("read:\(definition.name)") {
-                    try await read(definition, engine: engine, options: options, stop: stop, events: events)
+                for definition in sources.syncDowns {
+                    if !done.contains("read:\(definition.name)") {
+                        try await read(definition, engine: engine, options: options, stop: stop, events: events)
+                    }
+                    if options.deleteMissing {
+                        // The staging soup keeps only what the source returns now (an incremental
+                        // read does not see deletions): what the id map holds beyond it is missing.
+                        try await cleanGhosts(definition, engine: engine, stop: stop, events: events)
+                    }
                     await reads.finished("read:\(definition.name)")
                 }
                 await reads.finishedAll()
@@ -451,6 +460,7 @@ public struct Migrator: Sendable {
         for object in objects where object.isWritten {
             soups[object.sobject.lowercased()] = (object.soup, object.idField)
         }
+        let foreign = try await foreignReferences(objects, sources: sources, options: options)
         var hasWritten = false
         do {
             // Before anything is written: what killed runs created (their intents) joins the id
@@ -484,7 +494,9 @@ public struct Migrator: Sendable {
                         targetFieldTypes: targetTypes[object.sobject.lowercased()] ?? [:],
                         soups: soups,
                         isDryRun: options.dryRun,
-                        masker: FieldMasker(secret: maskSecret, masks: object.masks, lengths: object.targetLengths)
+                        masker: FieldMasker(secret: maskSecret, masks: object.masks, lengths: object.targetLengths),
+                        foreign: foreign,
+                        source: source
                     )
                     let adopted = adoptedBy[object.sobject] ?? 0
                     entry.created += adopted
@@ -508,6 +520,7 @@ public struct Migrator: Sendable {
                 report.objects.append(entry)
             }
             try await reader.value
+            report.warnings += await foreign.tally.warnings()
         } catch {
             // The reads stop with the run (a read in progress ends STOPPED, resumable).
             reader.cancel()
@@ -527,7 +540,10 @@ public struct Migrator: Sendable {
             throw error
         }
         // Second pass: references to records written after the record.
-        guard !options.dryRun else { return report }
+        guard !options.dryRun else {
+            if options.deleteMissing { try await deleteMissing(objects, into: &report, options: options, stop: stop) }
+            return report
+        }
         for (position, object) in objects.enumerated()
         where !object.deferredReferences.isEmpty && !done.contains("references:\(object.sobject)") {
             try journal("references:\(object.sobject)", .running, options)
@@ -546,7 +562,75 @@ public struct Migrator: Sendable {
             report.objects[position].add(outcome)
             try journal("references:\(object.sobject)", .done, options)
         }
+        if options.deleteMissing { try await deleteMissing(objects, into: &report, options: options, stop: stop) }
         return report
+    }
+
+    /// `--delete-missing`, once every record is written (so the children the source moved to
+    /// another parent point at it before the old one goes): the objects' missing records deleted
+    /// (a dry run lists them), children before parents.
+    private func deleteMissing(
+        _ objects: [MigrationObject],
+        into report: inout MigrationReport,
+        options: MigrationOptions,
+        stop: StopSignal
+    ) async throws {
+        report.deletesMissing = true
+        let deleter = MissingRecordDeleter(target: target, books: books, store: store, batchSize: options.batchSize)
+        for object in objects.reversed() where object.isWritten {
+            if stop.isStopRequested { throw MigrationError(.failed, "stopped; run again with --resume") }
+            guard let position = report.objects.firstIndex(where: { $0.sobject == object.sobject }) else { continue }
+            try await deleter.run(object, dryRun: options.dryRun, into: &report.objects[position])
+        }
+    }
+
+    /// What the decide step needs for polymorphic values of objects this run does not write: the
+    /// source's key prefixes (its describe global, read once, only when a written object has a
+    /// polymorphic reference), the written objects, the keys of the config's other sync ups.
+    private func foreignReferences(
+        _ objects: [MigrationObject],
+        sources: MigrationSources,
+        options: MigrationOptions
+    ) async throws -> ForeignReferences {
+        let polymorphic = objects.contains { object in
+            object.isWritten && object.immediateReferences.contains { $0.referenceTo.count > 1 }
+        }
+        guard polymorphic else { return .none }
+        var foreign = ForeignReferences()
+        for summary in try await source.describeGlobal().objects {
+            if let prefix = summary.keyPrefix, prefix.count == 3 { foreign.objectByPrefix[prefix] = summary.name }
+        }
+        foreign.written = Set(objects.filter(\.isWritten).map { $0.sobject.lowercased() })
+        foreign.keys = sources.elsewhereKeys
+        foreign.strict = options.strict
+        return foreign
+    }
+
+    /// Deletes from the staging soup the records of `definition` the source no longer returns.
+    private func cleanGhosts(
+        _ definition: SyncDefinition,
+        engine: SyncEngine,
+        stop: StopSignal,
+        events: AsyncStream<SyncEvent>.Continuation?
+    ) async throws {
+        let summary: SyncRunSummary
+        do {
+            summary = try await engine.cleanGhosts(definition, stop: stop, events: events)
+        } catch let error as SyncEngineError {
+            throw MigrationError(
+                .refused,
+                "--delete-missing: sync down '\(definition.name)': \(error.message); nothing was deleted. Remove LIMIT "
+                    + "or OFFSET from its query, or run without --delete-missing"
+            )
+        }
+        guard summary.status == .done else {
+            throw MigrationError(
+                .failed,
+                "--delete-missing: asking the source which records of sync down '\(definition.name)' it still returns "
+                    + "ended \(summary.status.rawValue)" + (summary.error.map { ": \($0)" } ?? "")
+                    + "; nothing was deleted. Run again with --resume"
+            )
+        }
     }
 
     /// Reads the source through one sync down into the staging store, journaled as `read:<name>`.
@@ -726,6 +810,9 @@ public struct Migrator: Sendable {
             "  - \(risk.object.sobject) (sync up '\(risk.object.syncUp ?? "")'): \(risk.unmapped) record(s) have no "
                 + "counterpart in the journal, the sync up has neither externalIdFieldName nor matchFields, and the "
                 + "target already holds \(risk.object.sobject) records the journal does not know"
+                + (risk.object.suggestedKey.map {
+                    "; suggested key: \"matchFields\": [\"\($0)\"] (\(risk.object.sobject).\($0) in the target)"
+                } ?? "")
         }
         throw MigrationError(
             .refused,
@@ -736,6 +823,13 @@ public struct Migrator: Sendable {
                 + "--allow-duplicates to create them anyway (records written by a run whose journal was lost are "
                 + "then created again). The journal of this pair: '\(journal.path)'"
         )
+    }
+
+    /// The key to suggest for an object with none: `Name` when the target's describe has it, else
+    /// the first field it marks `idLookup` (an external id, `Email`…), never `Id`.
+    static func suggestedKey(in describe: SObjectDescription) -> String? {
+        if let name = describe.field(named: "Name") { return name.name }
+        return describe.fields.first { $0.isIDLookup && $0.name.lowercased() != "id" }?.name
     }
 
     /// Whether the target holds a record of `sobject` that the journal does not map.

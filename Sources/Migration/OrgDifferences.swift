@@ -36,8 +36,42 @@ struct OwnerMapping: Sendable {
     /// Source user id → target user id.
     var map: [String: String]
     /// One per source user whose records the running user owns instead. Owners that are not users
-    /// (queues) are not in `map` and go to the running user too (``MigrationObject/valueMapFallbacks``).
+    /// (queues) are not in `map`: ``queueMap(for:)`` maps them.
     var warnings: [String]
+    /// The source's queues, each with its target counterpart (same `DeveloperName`) and the
+    /// objects that counterpart may own (the target's `QueueSobject` rows, lowercased).
+    var queues: [Queue] = []
+
+    struct Queue: Sendable, Hashable {
+        var sourceID: String
+        var developerName: String
+        var targetID: String?
+        var targetObjects: Set<String>
+        /// The objects the queue may own in the source (only their records can be owned by it).
+        var sourceObjects: Set<String> = []
+    }
+
+    /// Source queue id → target queue id for the records of `sobject`, and one warning per queue
+    /// without a counterpart that may own `sobject` (its records go to the running user).
+    func queueMap(for sobject: String, runningUser: String) -> (map: [String: String], warnings: [String]) {
+        var map: [String: String] = [:]
+        var warnings: [String] = []
+        for queue in queues where queue.sourceObjects.contains(sobject.lowercased()) {
+            if let target = queue.targetID, queue.targetObjects.contains(sobject.lowercased()) {
+                map[queue.sourceID] = target
+            } else {
+                let why =
+                    queue.targetID == nil
+                    ? "has no counterpart in the target (no queue of the same DeveloperName)"
+                    : "is a queue in the target that does not take \(sobject) records (no QueueSobject row)"
+                warnings.append(
+                    "\(sobject).OwnerId: the source's queue \(queue.developerName) \(why); its records are owned by "
+                        + "the running user \(runningUser)"
+                )
+            }
+        }
+        return (map, warnings)
+    }
 
     struct User: Sendable, Hashable {
         var id: String
@@ -48,7 +82,64 @@ struct OwnerMapping: Sendable {
     static func build(source: any OrgClient, target: any OrgClient, runningUser: String) async throws -> OwnerMapping {
         let sourceUsers = try await users(of: source)
         let targetUsers = try await users(of: target)
-        return mapping(sourceUsers, to: targetUsers, runningUser: runningUser)
+        var mapping = mapping(sourceUsers, to: targetUsers, runningUser: runningUser)
+        let sourceQueues = try await queues(of: source)
+        let targetQueues = try await queues(of: target)
+        let targetObjects = try await queueObjects(of: target)
+        let sourceObjects = sourceQueues.isEmpty ? [:] : try await queueObjects(of: source)
+        mapping.queues = sourceQueues.map { queue in
+            let matches = targetQueues.filter { $0.developerName.lowercased() == queue.developerName.lowercased() }
+            let target = matches.count == 1 ? matches[0].id : nil
+            return Queue(
+                sourceID: queue.id,
+                developerName: queue.developerName,
+                targetID: target,
+                targetObjects: target.map { targetObjects[$0] ?? [] } ?? [],
+                sourceObjects: sourceObjects[queue.id] ?? []
+            )
+        }
+        return mapping
+    }
+
+    /// The org's queues (`Group` records of type `Queue`); none when the org serves no `Group`.
+    private static func queues(of org: any OrgClient) async throws -> [(id: String, developerName: String)] {
+        let query = SOQLQuery.select(
+            fields: ["Id", "DeveloperName"],
+            from: "Group",
+            where: .comparison(SOQLFieldPath("Type"), .equal, .string("Queue"))
+        )
+        var queues: [(id: String, developerName: String)] = []
+        do {
+            for try await page in org.queryPages(query.text) {
+                for record in try page.body.parse()["records"]?.arrayValue ?? [] {
+                    guard let id = record["Id"]?.stringValue, let name = record["DeveloperName"]?.stringValue else {
+                        continue
+                    }
+                    queues.append((id, name))
+                }
+            }
+        } catch let error as OrgClientError where error.serverErrorCode == "INVALID_TYPE" {
+            return []
+        }
+        return queues
+    }
+
+    /// The objects each queue of the org may own, by queue id (lowercased names).
+    private static func queueObjects(of org: any OrgClient) async throws -> [String: Set<String>] {
+        let query = SOQLQuery.select(fields: ["QueueId", "SobjectType"], from: "QueueSobject")
+        var result: [String: Set<String>] = [:]
+        do {
+            for try await page in org.queryPages(query.text) {
+                for record in try page.body.parse()["records"]?.arrayValue ?? [] {
+                    guard let queue = record["QueueId"]?.stringValue, let type = record["SobjectType"]?.stringValue
+                    else { continue }
+                    result[queue, default: []].insert(type.lowercased())
+                }
+            }
+        } catch let error as OrgClientError where error.serverErrorCode == "INVALID_TYPE" {
+            return [:]
+        }
+        return result
     }
 
     /// The mapping rules, on users already read.

@@ -22,6 +22,10 @@ struct RecordDecider: Sendable {
     let isDryRun: Bool
     /// The sync up's masks, applied to each record before anything is matched or written.
     var masker: FieldMasker = .none
+    /// Polymorphic values pointing at objects this run does not write.
+    var foreign: ForeignReferences = .none
+    /// The source org (to read the keys of those records).
+    var source: (any OrgClient)? = nil
 
     /// The most values in one `IN (…)` or `OR` list of a matching query (keeps the URL short).
     static let keysPerQuery = 100
@@ -51,6 +55,12 @@ struct RecordDecider: Sendable {
         let unresolved = referenced.filter { referenceTargets[$0] == nil }
         // Records of migrated objects that are in the staging store but not written (yet).
         let staged = try stagedIDs(Array(unresolved), among: referenceObjects)
+        let foreignTargets = try await foreign.matchByKeys(
+            unresolved.filter { !staged.contains($0) }.sorted(),
+            source: source,
+            target: target
+        )
+        var leftOut: [(field: String, object: String)] = []
 
         let mapped = try books.targetIDs(of: sourceIDs.filter { !$0.isEmpty }, sobjects: [object.sobject])
         let compareFields = MigrationOrder.union(object.createFields, object.updateFields).filter { field in
@@ -69,10 +79,30 @@ struct RecordDecider: Sendable {
                 )
                 continue
             }
-            let resolve = { (fields: [String]) -> Result<[String: OrgValue], BodyProblem> in
-                body(of: record, fields: fields, targets: referenceTargets, staged: staged, waiting: waiting)
+            var omitted: Set<String> = []
+            let created = body(
+                of: record,
+                fields: object.createFields,
+                targets: referenceTargets.merging(foreignTargets) { mapped, _ in mapped },
+                staged: staged,
+                waiting: waiting,
+                omitted: &omitted
+            )
+            let updated = body(
+                of: record,
+                fields: object.updateFields,
+                targets: referenceTargets.merging(foreignTargets) { mapped, _ in mapped },
+                staged: staged,
+                waiting: waiting,
+                omitted: &omitted
+            )
+            if case .success = created, case .success = updated {
+                leftOut += omitted.sorted().map { item in
+                    let parts = item.split(separator: "\u{1}", maxSplits: 1).map(String.init)
+                    return ("\(object.sobject).\(parts[0])", parts.count > 1 ? parts[1] : "?")
+                }
             }
-            switch (resolve(object.createFields), resolve(object.updateFields)) {
+            switch (created, updated) {
             case (.failure(let problem), _), (_, .failure(let problem)):
                 switch problem {
                 case .wait: decisions[index] = RecordDecision(sourceID: sourceIDs[index], action: .wait)
@@ -146,6 +176,7 @@ struct RecordDecider: Sendable {
                 )
             }
         }
+        if !leftOut.isEmpty { await foreign.tally.add(leftOut) }
         return decisions.enumerated().map { index, decision in
             decision ?? RecordDecision(sourceID: sourceIDs[index], action: .fail("no decision"))
         }
@@ -162,7 +193,8 @@ struct RecordDecider: Sendable {
         fields: [String],
         targets: [String: String],
         staged: Set<String>,
-        waiting: Bool
+        waiting: Bool,
+        omitted: inout Set<String>
     ) -> Result<[String: OrgValue], BodyProblem> {
         var body: [String: OrgValue] = [:]
         for field in fields {
@@ -200,6 +232,19 @@ struct RecordDecider: Sendable {
                 body[field] = .string("(created by this migration)")
             } else if waiting, object.parentFirstField?.lowercased() == lowered, staged.contains(id) {
                 return .failure(.wait)
+            } else if reference.referenceTo.count > 1, !staged.contains(id),
+                let foreignObject = foreign.foreignObject(of: id)
+            {
+                // A polymorphic value of an object not written here, not in the target by a key.
+                if foreign.strict {
+                    return .failure(
+                        .fail(
+                            "\(field) refers to \(foreignObject) \(id), which this migration does not write and the "
+                                + "target holds no counterpart of by the config's keys (--strict); the record is left out"
+                        )
+                    )
+                }
+                omitted.insert(field + "\u{1}" + foreignObject)
             } else {
                 let objects = reference.referenceTo.joined(separator: "/")
                 let why =

@@ -21,14 +21,19 @@ public struct OrgConnector: Sendable {
     public var logger: Logger
     /// What starts a `local:DIR` org; without one such orgs are refused (unavailable).
     public var localOrgLauncher: (any LocalOrgLaunching)?
+    /// The proxies every connection to an org goes through (OAuth, REST, Bulk, and the Salesforce
+    /// CLI's, through its environment); an embedded `local:DIR` org, in this process, never does.
+    public var proxy: ProxySettings?
 
     /// Creates a connector.
     public init(
         environment: [String: String],
         trustedCertificatesFile: String? = nil,
         localOrgLauncher: (any LocalOrgLaunching)? = nil,
+        proxy: ProxySettings? = nil,
         logger: Logger
     ) {
+        self.proxy = proxy
         self.environment = environment
         self.trustedCertificatesFile = trustedCertificatesFile
         self.localOrgLauncher = localOrgLauncher
@@ -50,7 +55,7 @@ public struct OrgConnector: Sendable {
             let login = Login(instanceURL: instanceURL, accessToken: token)
             return try await connect(definition, login, renew: nil, body)
         case .salesforceCLI(let alias):
-            let cli = SalesforceCLI(environment: environment)
+            let cli = SalesforceCLI(environment: environment.merging(proxy?.environmentVariables ?? [:]) { $1 })
             let display = try await cli.display(alias)
             let token = try await cli.accessToken(alias, display: display)
             var login = Login(instanceURL: display.instanceURL, accessToken: token)
@@ -109,13 +114,15 @@ public struct OrgConnector: Sendable {
                         + "run it with syncrun, or serve the org with 'syncrun org serve' and pass its URL"
                 )
             }
+            var direct = self
+            direct.proxy = nil
             return try await launcher.withRunningOrg(settings, logger: logger) { running in
-                try await withOAuth(loginURL: running.baseURL) { oauth in
+                try await direct.withOAuth(loginURL: running.baseURL) { oauth in
                     let grant = RefreshTokenGrant(clientID: "syncrun", refreshToken: running.refreshToken)
                     var login = Login(instanceURL: running.baseURL, accessToken: running.accessToken)
                     login.notes = running.notes
                     login.identity = running.identity
-                    return try await connect(
+                    return try await direct.connect(
                         definition,
                         login,
                         renew: { try await oauth.refreshAccessToken(grant).accessToken },
@@ -183,7 +190,8 @@ public struct OrgConnector: Sendable {
             endpoint: endpoint,
             accessTokenRefresher: renew,
             authenticationAdvice: OrgAuthenticationAdvice(orgName: definition.name, fix: definition.fix),
-            trustedCertificatesFile: trustedCertificatesFile
+            trustedCertificatesFile: trustedCertificatesFile,
+            proxy: proxy
         )
         return try await withRESTOrgClient(configuration: configuration, logger: logger) { client in
             try await body(
@@ -210,7 +218,8 @@ public struct OrgConnector: Sendable {
         }
         let configuration = RESTOrgClient.Configuration(
             endpoint: endpoint,
-            trustedCertificatesFile: trustedCertificatesFile
+            trustedCertificatesFile: trustedCertificatesFile,
+            proxy: proxy
         )
         return try await withRESTOrgClient(configuration: configuration, logger: logger) { loginClient in
             try await body(try OAuthClient(loginURL: loginURL, orgClient: loginClient))

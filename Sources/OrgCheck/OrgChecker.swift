@@ -46,7 +46,10 @@ public struct OrgChecker: Sendable {
                     .key("soups"), .index(index), .key("indexes"), .index(indexNumber), .key("path"),
                 ]
                 var context = SyncContext(shape: shape, map: map, base: [], report: report)
-                context.checkFieldPath(spec.path, on: object, at: .value(steps))
+                if let found = context.checkFieldPath(spec.path, on: object, at: .value(steps)) {
+                    let typeSteps = Array(steps.dropLast()) + [.key("type")]
+                    context.checkIndexType(spec.type, field: found.field, object: found.object, at: .value(typeSteps))
+                }
                 report = context.report
             }
         }

@@ -1,11 +1,13 @@
 import JSONCore
 
 extension OrgShape {
-    /// The field types the local org's schema file accepts; fields of other types (compound
-    /// `address` / `location`, `base64`, …) are left out of a pulled file.
+    /// The field types the local org's schema file accepts (describes' spelling): every type of a
+    /// real describe's field entries, compound `address` and `location` included; a field of another
+    /// type is left out of a pulled file.
     public static let schemaFileFieldTypes: Set<String> = [
         "id", "string", "textarea", "email", "phone", "url", "picklist", "multipicklist", "boolean", "int",
-        "double", "currency", "percent", "date", "datetime", "reference",
+        "double", "currency", "percent", "date", "datetime", "reference", "combobox", "anyType", "location",
+        "address", "base64", "time", "encryptedstring", "json",
     ]
 
     /// This shape as an exact-mode schema file document (the local org's format): objects,

@@ -68,7 +68,8 @@ struct SyncContext {
                         "'\(object.name)' has no child relationship '\(name)' in this org"
                     )
                 }
-            case .count:
+            case .count, .typeOf:
+                // A TYPEOF's fields depend on each record's object: not checked against one describe.
                 break
             }
         }
@@ -122,13 +123,15 @@ struct SyncContext {
     }
 
     /// A dotted field path on `object` (relationship names, then a field).
-    mutating func checkFieldPath(_ dotted: String, on object: ObjectShape, at position: CheckPosition) {
+    @discardableResult
+    mutating func checkFieldPath(_ dotted: String, on object: ObjectShape, at position: CheckPosition)
+        -> (object: ObjectShape, field: FieldShape)?
+    {
         let components = dotted.split(separator: ".").map(String.init)
         var current = object
         for (index, component) in components.enumerated() {
             if index == components.count - 1 {
-                _ = requireField(component, on: current, at: position)
-                return
+                return requireField(component, on: current, at: position).map { (current, $0) }
             }
             guard let reference = current.field(relationshipName: component) else {
                 if let suggestion = Self.namespaceAlternative(
@@ -149,11 +152,49 @@ struct SyncContext {
                             + "or is not visible to the current user"
                     )
                 }
-                return
+                return nil
             }
-            guard let next = reference.referenceTo.lazy.compactMap(shape.object(named:)).first else { return }
+            guard let next = reference.referenceTo.lazy.compactMap(shape.object(named:)).first else { return nil }
             current = next
         }
+        return nil
+    }
+
+    /// Warns when a soup index's type cannot hold the values of the field it indexes, as SmartStore
+    /// stores them: a compound `address` or `location` value is a JSON object and `base64` a blob
+    /// (only a `json1` index reads into them), `integer` holds integers and booleans, `floating`
+    /// numbers, `full_text` text.
+    mutating func checkIndexType(
+        _ type: IndexType,
+        field: FieldShape,
+        object: ObjectShape,
+        at position: CheckPosition
+    ) {
+        let text: Set<String> = [
+            "string", "textarea", "email", "phone", "url", "picklist", "multipicklist", "combobox",
+            "encryptedstring", "id", "reference",
+        ]
+        let expected: String?
+        switch type {
+        case .json1: expected = nil
+        case _ where ["address", "location", "base64"].contains(field.type):
+            expected = "a 'json1' index (or an index on its components)"
+        case .integer where !["int", "boolean"].contains(field.type):
+            expected = "an index of another type ('integer' holds int and boolean fields)"
+        case .floating where !["double", "currency", "percent", "int"].contains(field.type):
+            expected = "an index of another type ('floating' holds number fields)"
+        case .fullText where !text.contains(field.type):
+            expected = "a 'string' index ('full_text' holds text fields)"
+        default: expected = nil
+        }
+        guard let expected else { return }
+        let article = field.type.first.map { "aeiou".contains($0.lowercased()) } == true ? "an" : "a"
+        warning(
+            .indexTypeMismatch,
+            at: position,
+            "'\(object.name).\(field.name)' is \(article) \(field.type) field; index type '\(type.rawValue)' cannot "
+                + "hold its values as SmartStore stores them; use \(expected)"
+        )
     }
 
     private mutating func checkLiteralID(_ value: SOQLValue, in queryPath: [ConfigSourceMap.Step]) {
@@ -350,6 +391,7 @@ struct SyncContext {
             on: object
         )
         checkExternalID(target.externalIdFieldName, on: object, at: steps("target", "externalIdFieldName"))
+        checkMasks(sync.options.mask, on: object)
         if sync.options.mergeMode == .leaveIfChanged {
             checkIDAndDate(object, idFieldName: target.idFieldName, dateFieldName: target.modificationDateFieldName)
         }
@@ -402,6 +444,27 @@ struct SyncContext {
                             + "field list"
                     )
                 }
+            }
+        }
+    }
+
+    /// `options.mask` (migrations): each masked field exists and can hold the masked values
+    /// (``FieldMask/problem(fieldType:length:isRequiredOnCreate:)``, the rule `migrate` refuses by).
+    private mutating func checkMasks(_ masks: [String: FieldMask], on object: ObjectShape) {
+        for (name, mask) in masks.sorted(by: { $0.key < $1.key }) {
+            let position = CheckPosition.value(steps("options", "mask", name))
+            guard let field = requireField(name, on: object, at: position) else { continue }
+            if let problem = mask.problem(
+                fieldType: field.type,
+                length: field.length,
+                isRequiredOnCreate: field.isRequiredOnCreate
+            ) {
+                error(
+                    .maskNotHoldable,
+                    at: position,
+                    "'\(object.name).\(field.name)' cannot hold the '\(mask.name)' mask in this org: \(problem); "
+                        + "change or remove the mask (syncrun migrate refuses it before writing)"
+                )
             }
         }
     }

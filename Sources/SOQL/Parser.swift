@@ -74,7 +74,9 @@ struct Parser {
             throw SOQLError.unexpected(current, expected: expected, after: "the select list")
         }
         advance()
-        guard current.isName else {
+        // `Group` (queues, public groups) is an object although GROUP is reserved: right after
+        // FROM only an object name can stand.
+        guard current.isName || current.isKeyword("GROUP") else {
             throw SOQLError.unexpected(current, expected: "an object name", after: "'FROM'")
         }
         // A child sub-query may qualify its relationship with the parent's name (`Account.Contacts`);
@@ -109,11 +111,55 @@ struct Parser {
             advance()
             return .count
         }
+        if current.isKeyword("TYPEOF"), peek().kind == .word, peek(2).isKeyword("WHEN") {
+            return .typeOf(try parseTypeOf())
+        }
         guard current.isName else {
             throw SOQLError.unexpected(current, expected: "a field, a sub-query or 'COUNT()'", after: after)
         }
         if peek().kind == .openParenthesis { throw SOQLError.unsupportedFunction(current) }
         return .field(try parseFieldPath())
+    }
+
+    /// Parses `TYPEOF rel (WHEN Object THEN fields)+ [ELSE fields] END`; the current token is `TYPEOF`.
+    private mutating func parseTypeOf() throws(SOQLError) -> SOQLTypeOf {
+        advance()
+        let relationship = advance().text
+        var whens: [SOQLTypeOf.When] = []
+        while current.isKeyword("WHEN") {
+            advance()
+            guard current.isName else {
+                throw SOQLError.unexpected(current, expected: "an object name", after: "'WHEN'")
+            }
+            let object = advance().text
+            guard current.isKeyword("THEN") else {
+                throw SOQLError.unexpected(current, expected: "'THEN'", after: "'\(object)'")
+            }
+            advance()
+            whens.append(SOQLTypeOf.When(object: object, fields: try parseTypeOfFields(after: "'THEN'")))
+        }
+        var otherwise: [SOQLFieldPath] = []
+        if current.isKeyword("ELSE") {
+            advance()
+            otherwise = try parseTypeOfFields(after: "'ELSE'")
+        }
+        guard current.isKeyword("END") else {
+            throw SOQLError.unexpected(current, expected: "'WHEN', 'ELSE' or 'END'", after: "a TYPEOF field list")
+        }
+        advance()
+        return SOQLTypeOf(relationship: relationship, whens: whens, otherwise: otherwise)
+    }
+
+    /// The comma-separated fields of one TYPEOF branch.
+    private mutating func parseTypeOfFields(after: String) throws(SOQLError) -> [SOQLFieldPath] {
+        var fields: [SOQLFieldPath] = []
+        repeat {
+            guard current.isName else {
+                throw SOQLError.unexpected(current, expected: "a field name", after: fields.isEmpty ? after : "','")
+            }
+            fields.append(try parseFieldPath())
+        } while current.kind == .comma && advance().kind == .comma
+        return fields
     }
 
     /// Parses `name ("." name)*`; the current token must be a name.

@@ -9,6 +9,7 @@ extension SOQLQuery {
             return "a parent-to-child sub-query"
         }
         if select.contains(.count) { return "an aggregate function (COUNT())" }
+        if select.contains(where: { if case .typeOf = $0 { true } else { false } }) { return "TYPEOF or FIELDS()" }
         if !groupBy.isEmpty || having != nil { return "GROUP BY" }
         if offset != nil { return "OFFSET" }
         if selectedFields.contains(where: { $0.components.contains { Self.isBulkRefusedName($0) } }) {

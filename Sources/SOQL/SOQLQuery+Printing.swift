@@ -34,6 +34,7 @@ extension SOQLSelectItem: CustomStringConvertible {
         case .field(let path): return path.text
         case .subquery(let query): return "(" + query.text + ")"
         case .count: return "COUNT()"
+        case .typeOf(let typeOf): return typeOf.text
         }
     }
 

@@ -52,6 +52,8 @@ package struct BatchUpsert {
         package var inserted = 0
         package var updated = 0
         package var skipped = 0
+        /// Records whose stored entry already held exactly what the write would store (not rewritten).
+        package var unchanged = 0
         package var maxModificationDate: SoupValue = .null
         package var entryIDs: [Int64] = []
     }
@@ -107,7 +109,7 @@ package struct BatchUpsert {
         try db.execute(
             sql: """
                 CREATE TEMP TABLE IF NOT EXISTS syncrun_batch (ord INTEGER PRIMARY KEY, raw TEXT, type TEXT, \
-                ext, existing INTEGER, matches INTEGER, isLocal INTEGER, eid INTEGER, doc TEXT);
+                ext, existing INTEGER, matches INTEGER, isLocal INTEGER, eid INTEGER, doc TEXT, same INTEGER);
                 DELETE FROM \(Self.table);
                 """
         )
@@ -198,12 +200,24 @@ package struct BatchUpsert {
             arguments: [now, base]
         )
 
+        // 5. A server record sent again exactly as stored (a tie-safe resync re-reads the records
+        // at its watermark) is not rewritten, and counted as unchanged.
+        if case .serverRecord = control {
+            try db.execute(
+                sql: """
+                    UPDATE \(Self.table) SET same = 1 WHERE existing IS NOT NULL AND EXISTS \
+                    (SELECT 1 FROM \(layout.tableName) AS t WHERE t.id = \(Self.table).eid AND \
+                    \(Self.unstamped("t.soup")) = \(Self.unstamped("\(Self.table).doc")))
+                    """
+            )
+        }
         let counts = try Row.fetchOne(
             db,
-            sql: "SELECT count(existing), count(*) - count(existing) FROM \(Self.table)"
+            sql: "SELECT count(existing) - count(same), count(*) - count(existing), count(same) FROM \(Self.table)"
         )
         result.updated = counts?[0] ?? 0
         result.inserted = counts?[1] ?? 0
+        result.unchanged = counts?[2] ?? 0
         if let field = modificationDateField {
             let value =
                 try DatabaseValue.fetchOne(
@@ -222,7 +236,8 @@ package struct BatchUpsert {
             sql: """
                 UPDATE \(layout.tableName) SET soup = \(Self.table).doc, lastModified = ?\
                 \(assignments.isEmpty ? "" : ", " + assignments.joined(separator: ", ")) \
-                FROM \(Self.table) WHERE \(Self.table).existing IS NOT NULL AND \(layout.tableName).id = \(Self.table).eid
+                FROM \(Self.table) WHERE \(Self.table).existing IS NOT NULL AND \(Self.table).same IS NULL \
+                AND \(layout.tableName).id = \(Self.table).eid
                 """,
             arguments: [now]
         )
@@ -246,13 +261,26 @@ package struct BatchUpsert {
         return result
     }
 
+    /// Whether stored entry `t` already holds exactly the document this upsert would write for
+    /// the page record `raw` (as text), but for `_soupLastModifiedDate`: compared as SQLite renders
+    /// both, which for a compact server response is the bytes the one-pass write compares.
+    package func storesSameDocument(raw: String) -> String {
+        let document = documentExpression(entryID: "t.id", raw: raw, stamped: false)
+        return "(\(Self.unstamped("t.soup")) = json(\(document)))"
+    }
+
+    /// `document` without its `_soupLastModifiedDate`.
+    private static func unstamped(_ document: String) -> String {
+        "json_remove(\(document), '$.\(SoupPath.lastModified)')"
+    }
+
     /// The final document: control fields per `control`, then `_soupEntryId` and
-    /// `_soupLastModifiedDate` (bound as `?1`).
-    private func documentExpression(entryID: String) -> String {
-        let stamps = "'$.\(SoupPath.entryID)', \(entryID), '$.\(SoupPath.lastModified)', ?1"
+    /// `_soupLastModifiedDate` (bound as `?1`, left out when not `stamped`).
+    private func documentExpression(entryID: String, raw: String = "raw", stamped: Bool = true) -> String {
+        let stamps = "'$.\(SoupPath.entryID)', \(entryID)" + (stamped ? ", '$.\(SoupPath.lastModified)', ?1" : "")
         switch control {
         case .asGiven:
-            return "json_set(raw, \(stamps))"
+            return "json_set(\(raw), \(stamps))"
         case .serverRecord(let syncID):
             let flags = [
                 ControlFields.local, ControlFields.locallyCreated, ControlFields.locallyUpdated,
@@ -261,8 +289,8 @@ package struct BatchUpsert {
             let sync = syncID.map { ", '$.\(ControlFields.syncID)', \($0)" } ?? ""
             // json_remove only when the key can be there: it costs a parse and a rewrite.
             let cleaned =
-                "CASE WHEN instr(raw, '\"\(ControlFields.lastError)\"') > 0 "
-                + "THEN json_remove(raw, '$.\(ControlFields.lastError)') ELSE raw END"
+                "CASE WHEN instr(\(raw), '\"\(ControlFields.lastError)\"') > 0 "
+                + "THEN json_remove(\(raw), '$.\(ControlFields.lastError)') ELSE \(raw) END"
             return "json_set(\(cleaned), \(flags)\(sync), \(stamps))"
         }
     }

@@ -10,6 +10,9 @@ public struct PageRecordPreview: Sendable, Hashable {
         case update
         /// Dropped because the stored entry has local changes (``LocalEntries/keep``).
         case skip
+        /// Left alone: the stored entry already holds exactly this record (the server sent it
+        /// again unchanged), so nothing is written.
+        case unchanged
     }
 
     /// The record's key (the value at the external id path) as text.
@@ -37,15 +40,25 @@ public struct PagePreviewResult: Sendable, Hashable {
     public var updated: Int
     /// Records that would be dropped because their entry has local changes.
     public var skipped: Int
+    /// Records the stored entries already hold exactly (not written, not counted as updated).
+    public var unchanged: Int
     /// The first records (at most the limit asked for), in page order.
     public var records: [PageRecordPreview]
 
     /// Creates a result.
-    public init(received: Int, inserted: Int, updated: Int, skipped: Int, records: [PageRecordPreview]) {
+    public init(
+        received: Int,
+        inserted: Int,
+        updated: Int,
+        skipped: Int,
+        records: [PageRecordPreview],
+        unchanged: Int = 0
+    ) {
         self.received = received
         self.inserted = inserted
         self.updated = updated
         self.skipped = skipped
+        self.unchanged = unchanged
         self.records = records
     }
 }
@@ -69,7 +82,8 @@ extension SoupReader {
     /// - Parameters:
     ///   - page: A query response (`{"records": […]}`) or a JSON array of records.
     ///   - soup: The soup `upsertPage` would write.
-    ///   - options: As for `upsertPage`; `syncID` and `modificationDateField` do not matter here.
+    ///   - options: As for `upsertPage` (its `syncID` is part of what a stored entry must already
+    ///     hold to be unchanged); `modificationDateField` does not matter here.
     ///   - recordLimit: How many records to list in ``PagePreviewResult/records``.
     /// - Throws: `SoupStoreError`, as `upsertPage` would (`.malformedJSON`, `.notAnObject`,
     ///   `.missingExternalID`, `.ambiguousExternalID`, `.invalidPath`, `.unindexedExternalIDPath`).
@@ -84,17 +98,21 @@ extension SoupReader {
         try SoupPath.validate(path)
         let lookup: String
         if let layout = try SoupLayout.load(db, soup: soup) {
+            let syncID = options.syncID.flatMap { $0 >= 0 ? $0 : nil }
             let upsert = BatchUpsert(
                 key: .path(path),
-                control: .serverRecord(syncID: nil),
+                control: .serverRecord(syncID: syncID),
                 localEntries: options.localEntries,
                 modificationDateField: nil
             )
             let matching = try upsert.matching(layout: layout)
+            let same = upsert.storesSameDocument(raw: "s.raw")
             lookup = """
                 SELECT s.ord, s.type, s.ext, min(t.id) AS existing, count(t.id) AS matches, \
-                coalesce(max(CASE WHEN \(matching.isLocal) THEN 1 ELSE 0 END), 0) AS isLocal
-                FROM (SELECT key AS ord, type, CASE type WHEN 'object' THEN \(matching.keyExpression) END AS ext \
+                coalesce(max(CASE WHEN \(matching.isLocal) THEN 1 ELSE 0 END), 0) AS isLocal, \
+                coalesce(max(CASE WHEN t.id IS NOT NULL AND \(same) THEN 1 ELSE 0 END), 0) AS same
+                FROM (SELECT key AS ord, value AS raw, type, \
+                CASE type WHEN 'object' THEN \(matching.keyExpression) END AS ext \
                 FROM json_each(?1, '\(sourcePath)')) AS s
                 LEFT JOIN \(layout.tableName) AS t ON \(matching.storedKey) = s.ext
                 GROUP BY s.ord
@@ -102,13 +120,13 @@ extension SoupReader {
         } else {
             lookup = """
                 SELECT key AS ord, type, CASE type WHEN 'object' THEN json_extract(value, \
-                \(SoupPath.jsonPathLiteral(path))) END AS ext, NULL AS existing, 0 AS matches, 0 AS isLocal \
+                \(SoupPath.jsonPathLiteral(path))) END AS ext, NULL AS existing, 0 AS matches, 0 AS isLocal, 0 AS same \
                 FROM json_each(?1, '\(sourcePath)')
                 """
         }
         let sql = """
             SELECT ord, type, CAST(ext AS TEXT), existing, matches, isLocal, \
-            CASE WHEN ext IS NULL THEN 1 ELSE row_number() OVER (PARTITION BY ext ORDER BY ord DESC) END \
+            CASE WHEN ext IS NULL THEN 1 ELSE row_number() OVER (PARTITION BY ext ORDER BY ord DESC) END, same \
             FROM (\(lookup)) ORDER BY ord
             """
         var result = PagePreviewResult(received: 0, inserted: 0, updated: 0, skipped: 0, records: [])
@@ -142,6 +160,9 @@ extension SoupReader {
             } else if options.localEntries.skips(matched: true, entryIsLocal: (row[5] as Int) == 1) {
                 action = .skip
                 result.skipped += 1
+            } else if (row[7] as Int) == 1 {
+                action = .unchanged
+                result.unchanged += 1
             } else {
                 action = .update
                 result.updated += 1

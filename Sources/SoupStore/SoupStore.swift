@@ -86,6 +86,9 @@ public final class SoupStore: Sendable {
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
         configuration.label = "syncrun.store"
+        // `withLongTransaction` keeps the writer's transaction open between accesses (and ends
+        // it on every path itself).
+        configuration.allowsUnsafeTransactions = !readOnly
         configuration.prepareDatabase { db in
             db.add(function: SoupProjection.fanOutFunction)
             // Checkpoint the WAL every 32 MB rather than 4 MB (SQLite's default): a sync down
@@ -174,12 +177,14 @@ public final class SoupStore: Sendable {
     }
 
     /// Runs `body` in one write transaction: everything it does commits together or not at all.
+    /// Inside ``withLongTransaction(cacheBytes:_:)``, a savepoint of that transaction instead.
     ///
     /// The writer is only valid inside `body`. Errors thrown by `body` roll the transaction back
     /// and are rethrown unchanged.
     ///
     /// - Throws: `SoupStoreError`, or whatever `body` throws.
     public func write<T>(_ body: (SoupWriter) throws -> T) throws -> T {
+        if let open = LongTransaction.current, open.isOpen(on: self) { return try open.writeNow(body) }
         let context = StoreContext(path: path, logger: logger)
         return try mapErrors { try pool.write { db in try body(SoupWriter(db: db, context: context)) } }
     }
@@ -188,6 +193,7 @@ public final class SoupStore: Sendable {
     ///
     /// - Throws: `SoupStoreError`, or whatever `body` throws.
     public func write<T: Sendable>(_ body: @escaping @Sendable (SoupWriter) throws -> T) async throws -> T {
+        if let open = LongTransaction.current, open.isOpen(on: self) { return try await open.write(body) }
         let context = StoreContext(path: path, logger: logger)
         return try await mapErrors {
             try await pool.write { db in try body(SoupWriter(db: db, context: context)) }

@@ -36,19 +36,23 @@ public struct PageUpsertResult: Sendable, Hashable {
     public var inserted: Int
     /// Records that replaced stored entries.
     public var updated: Int
+    /// Records whose stored entry already held exactly what the write would store (a record the
+    /// server sent again unchanged): not rewritten, and not counted as updated.
+    public var unchanged: Int
     /// Records dropped because their entry has local changes (``LocalEntries/keep`` only).
     public var skipped: Int
     /// The largest value of the modification-date field among saved records (skipped ones
     /// excluded), as stored in the records (Salesforce: ISO-8601 text); `.null` when none.
     public var maxModificationDate: SoupValue
 
-    /// Records saved (`inserted + updated`).
+    /// Records saved (`inserted + updated`; unchanged ones are not written).
     public var saved: Int { inserted + updated }
 
     /// Creates a result.
-    public init(inserted: Int, updated: Int, skipped: Int, maxModificationDate: SoupValue) {
+    public init(inserted: Int, updated: Int, skipped: Int, maxModificationDate: SoupValue, unchanged: Int = 0) {
         self.inserted = inserted
         self.updated = updated
+        self.unchanged = unchanged
         self.skipped = skipped
         self.maxModificationDate = maxModificationDate
     }
@@ -143,7 +147,8 @@ extension PageUpsertResult {
             inserted: result.inserted,
             updated: result.updated,
             skipped: result.skipped,
-            maxModificationDate: result.maxModificationDate
+            maxModificationDate: result.maxModificationDate,
+            unchanged: result.unchanged
         )
     }
 }

@@ -17,6 +17,8 @@ struct SyncDownProgress: Sendable {
     private(set) var saved = 0
     private(set) var skipped = 0
     private(set) var pages = 0
+    /// Records received exactly as stored (not written, not in `saved`).
+    private(set) var unchanged = 0
     /// Records saved that were new to the store (the rest of `saved` replaced stored records).
     private(set) var inserted = 0
     /// The latest modification date among records saved by this run, ms; -1 for none.
@@ -59,9 +61,11 @@ struct SyncDownProgress: Sendable {
         return state
     }
 
-    /// Of the records saved by the last page, `count` were new to the store.
-    mutating func recordInserted(_ count: Int) {
-        inserted += count
+    /// Of the records of the last page, `inserted` were new to the store and `unchanged` were
+    /// received exactly as stored.
+    mutating func recordCounts(inserted: Int, unchanged: Int) {
+        self.inserted += inserted
+        self.unchanged += unchanged
     }
 
     /// The watermark to store: the larger of the baseline and what this run saved.

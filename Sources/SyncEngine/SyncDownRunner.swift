@@ -59,12 +59,40 @@ struct SyncDownRunner: Sendable {
         // Fetched pages not written yet (one transaction writes them all).
         var group: [DownPage] = []
         var groupBytes = 0
+        // Into a soup that holds records: one transaction for many groups (see `withLongTransaction`),
+        // committed every `bytesPerCommit` of pages.
+        var transaction: LongTransaction?
+        var uncommittedBytes = 0
         func writeGroup() async throws {
             guard !group.isEmpty else { return }
             let pages = group
             group = []
             groupBytes = 0
-            for step in try await write(pages, progress: progress, fetcher: fetcher, localEntries: localEntries) {
+            let steps = try await write(
+                pages,
+                progress: progress,
+                fetcher: fetcher,
+                localEntries: localEntries,
+                transaction: transaction
+            )
+            if let transaction, let last = steps.last {
+                uncommittedBytes += pages.reduce(0) { $0 + $1.json.utf8.count }
+                // Updates of scattered stored records dirty a table page each, which a later group
+                // rarely dirties again: those gain nothing from a long transaction and its larger
+                // cache (measured: more bytes written), new records (index pages shared by every
+                // group) do. The first group decides.
+                let inserted = last.inserted - progress.inserted
+                let updated = (last.saved - progress.saved) - inserted
+                if progress.pages == 0, updated > inserted {
+                    try await transaction.end()
+                } else if uncommittedBytes >= Self.bytesPerCommit {
+                    try await transaction.commit()
+                    uncommittedBytes = 0
+                } else if try await transaction.commitIfSpilling() {
+                    uncommittedBytes = 0
+                }
+            }
+            for step in steps {
                 progress = step
                 events?.yield(
                     .page(
@@ -81,21 +109,8 @@ struct SyncDownRunner: Sendable {
                 )
             }
         }
-        if !stopped {
+        func fetchAndWrite() async {
             do {
-                if let soql = fetcher as? SOQLDownFetcher {
-                    let syncID = claimed.id
-                    let isLoading = try await store.write { writer in
-                        try writer.finishBulkLoad(of: soql.soupName)
-                        return try writer.beginBulkLoad(
-                            into: soql.soupName,
-                            syncID: syncID,
-                            keyPath: soql.idFieldName,
-                            localEntries: localEntries
-                        )
-                    }
-                    if isLoading { bulkLoadSoup = soql.soupName }
-                }
                 try await fetcher.fetch(since: baseline, org: org, store: store) { page in
                     if stop.isStopRequested {
                         stopped = true
@@ -127,11 +142,45 @@ struct SyncDownRunner: Sendable {
                 failure = failure ?? SyncEngineError.wrapping(error, syncName: definition.name).message
             }
         }
+        if !stopped {
+            do {
+                if let soql = fetcher as? SOQLDownFetcher {
+                    let syncID = claimed.id
+                    let isLoading = try await store.write { writer in
+                        try writer.finishBulkLoad(of: soql.soupName)
+                        return try writer.beginBulkLoad(
+                            into: soql.soupName,
+                            syncID: syncID,
+                            keyPath: soql.idFieldName,
+                            localEntries: localEntries
+                        )
+                    }
+                    if isLoading { bulkLoadSoup = soql.soupName }
+                }
+            } catch {
+                failure = SyncEngineError.wrapping(error, syncName: definition.name).message
+            }
+            // Only the runner writes while a SOQL fetcher fetches (other fetchers write as they
+            // walk, or read what this run wrote), so its pages can share long transactions.
+            if failure == nil, bulkLoadSoup == nil, fetcher is SOQLDownFetcher {
+                do {
+                    try await store.withLongTransaction(cacheBytes: Self.longTransactionCacheBytes) { open in
+                        transaction = open
+                        defer { transaction = nil }
+                        await fetchAndWrite()
+                    }
+                } catch {
+                    failure = failure ?? SyncEngineError.wrapping(error, syncName: definition.name).message
+                }
+            } else if failure == nil {
+                await fetchAndWrite()
+            }
+        }
         if let soup = bulkLoadSoup {
             // Before the state is saved: a sync is never DONE with its soup unindexed.
             do {
                 let merged = try await store.write { writer in try writer.finishBulkLoad(of: soup) }
-                progress.recordInserted(-merged)
+                progress.recordCounts(inserted: -merged, unchanged: 0)
             } catch {
                 failure = failure ?? SyncEngineError.wrapping(error, syncName: definition.name).message
             }
@@ -172,6 +221,7 @@ struct SyncDownRunner: Sendable {
         summary.apiUsage = after.apiUsage
         summary.created = progress.inserted
         summary.updated = progress.saved - progress.inserted
+        summary.unchanged = progress.unchanged
         if progress.skipped > 0 {
             events?.yield(
                 .warning(
@@ -191,7 +241,8 @@ struct SyncDownRunner: Sendable {
         _ pages: [DownPage],
         progress: SyncDownProgress,
         fetcher: any DownTargetFetcher,
-        localEntries: LocalEntries
+        localEntries: LocalEntries,
+        transaction: LongTransaction?
     ) async throws -> [SyncDownProgress] {
         let work = pages.map { page in
             let destination = fetcher.destination(of: page)
@@ -203,7 +254,7 @@ struct SyncDownRunner: Sendable {
             )
             return (page: page, soup: destination.soupName, options: options)
         }
-        return try await store.write { [progress] writer in
+        let body: @Sendable (SoupWriter) throws -> [SyncDownProgress] = { [progress] writer in
             var next = progress
             var steps: [SyncDownProgress] = []
             var state: StoredSyncState?
@@ -218,23 +269,31 @@ struct SyncDownRunner: Sendable {
                     } else { nil }
                 state = next.pageWritten(
                     totalSize: page.totalSize,
-                    fetched: result.saved + result.skipped,
+                    fetched: result.saved + result.skipped + result.unchanged,
                     saved: result.saved,
                     skipped: result.skipped,
                     latestSaved: latest
                 )
-                next.recordInserted(result.inserted)
+                next.recordCounts(inserted: result.inserted, unchanged: result.unchanged)
                 steps.append(next)
             }
             if let state { try writer.updateSyncState(state) }
             return steps
         }
+        if let transaction { return try await transaction.write(body) }
+        return try await store.write(body)
     }
 
     /// Pages of at least this many bytes (about 600 records of 10 fields) are grouped.
     static let groupablePageBytes = 256 * 1024
     /// A group is written once it holds this many bytes of pages (about 10,000 such records).
     static let groupBytes = 4 * 1024 * 1024
+    /// A long transaction commits once its groups held this many bytes of pages (about 200,000
+    /// records of 10 fields): a kill loses at most that much work, which the next run fetches again.
+    static let bytesPerCommit = 96 * 1024 * 1024
+    /// The writer's page cache during a long transaction: enough for the scattered index pages of
+    /// a soup of about a million records, within the 256 MB a sync down may use.
+    static let longTransactionCacheBytes = 128 * 1024 * 1024
 }
 
 extension SyncDefinition {

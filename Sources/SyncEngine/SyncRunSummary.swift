@@ -35,6 +35,9 @@ public struct SyncRunSummary: Sendable, Hashable {
     public var created = 0
     /// Records updated: on the org (sync up) or in the store (sync down).
     public var updated = 0
+    /// Sync down: records the server sent again exactly as stored (a tie-safe resync re-reads the
+    /// records at its watermark): neither written nor counted as updated.
+    public var unchanged = 0
     /// Sync up: records deleted on the org (or already gone), and local creations deleted unsent.
     public var deleted = 0
     /// Sync up: records left alone because the org changed them (`LEAVE_IF_CHANGED`).

@@ -187,7 +187,8 @@ extension SoupWriter {
             inserted: result.inserted,
             updated: result.updated,
             skipped: result.skipped,
-            maxModificationDate: .null
+            maxModificationDate: .null,
+            unchanged: result.unchanged
         )
     }
 }

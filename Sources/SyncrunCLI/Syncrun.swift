@@ -19,8 +19,8 @@ public enum Syncrun {
     /// Parses `arguments` (the process's own when `nil`), runs the chosen command with `targets`
     /// registered (configs may name them in `iOSImpl` / `androidImpl`), and exits.
     ///
-    /// Usage errors exit with status 2 (the documented contract), not ArgumentParser's default 64;
-    /// ``CLIError``s print their message and exit with their own status.
+    /// The exit status follows ``ExitStatus``'s one contract: usage errors exit 2 (not
+    /// ArgumentParser's default 64); ``CLIError``s print their message and exit with their own status.
     public static func main(arguments: [String]? = nil, targets: CustomTargets = CustomTargets()) async -> Never {
         let status = await InstalledPlugins.$targets.withValue(targets) {
             await run(arguments: arguments)
@@ -45,17 +45,20 @@ public enum Syncrun {
             } else {
                 try command.run()
             }
-            return 0
-        } catch let error as CLIError {
-            StandardStreams.writeError("error: \(error.message)\n")
-            return error.exitCode
+            return ExitStatus.success.rawValue
         } catch {
-            let code = SyncrunCommand.exitCode(for: error)
-            if code == .validationFailure {
+            // The one place a command's outcome becomes the process status (``ExitStatus``).
+            let status = ExitStatus.of(error)
+            switch error {
+            case let error as CLIError:
+                StandardStreams.writeError("error: \(error.message)\n")
+            case is ExitCode:
+                break  // the command printed its own report of the problems
+            default:
+                guard status == .usage else { SyncrunCommand.exit(withError: error) }
                 StandardStreams.writeError(SyncrunCommand.fullMessage(for: error) + "\n")
-                return CLIError.usageExitCode
             }
-            SyncrunCommand.exit(withError: error)
+            return status.rawValue
         }
     }
 

@@ -5,10 +5,7 @@ struct SyncrunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "syncrun",
         abstract: "Check and run the syncs declared in Mobile SDK config files (userstore / usersyncs).",
-        discussion: """
-            Exit status: 0 success (or warnings only), 1 a failure (config errors, a failed sync), \
-            2 usage errors (bad flags or arguments).
-
+        discussion: ExitStatus.helpText + "\n\n" + """
             Logging: --log-level trace|debug|info|notice|warning|error|critical (anywhere on the \
             command line, or SYNCRUN_LOG_LEVEL) writes library logs to standard error; at debug, one \
             line per org request (method, path, status, duration). Off by default.

@@ -118,6 +118,42 @@ struct SOQLQueryParsingTests {
         #expect(query.selectedFields.map(\.components) == [["Id"], ["Account", "Name"]])
     }
 
+    /// `Group` (queues) is an object name after FROM although GROUP is reserved; GROUP BY still groups.
+    @Test func groupIsAnObjectAfterFrom() throws {
+        let query = try SOQLQuery.parse("SELECT Id, DeveloperName FROM Group WHERE Type = 'Queue'")
+        #expect(query.object == "Group")
+        #expect(query.condition == .comparison("Type", .equal, .string("Queue")))
+        #expect(try SOQLQuery.parse(query.text) == query)
+        let grouped = try SOQLQuery.parse("SELECT Type FROM Group GROUP BY Type")
+        #expect(grouped.object == "Group")
+        #expect(grouped.groupBy.map(\.text) == ["Type"])
+    }
+
+    /// TYPEOF: a polymorphic relationship's fields per object, printed back as parsed; Bulk refuses it.
+    @Test func typeOfSelectsFieldsPerObject() throws {
+        let text =
+            "SELECT Id, TYPEOF What WHEN Account THEN Name, Industry WHEN Opportunity THEN Amount ELSE Name END, "
+            + "Subject FROM Task"
+        let query = try SOQLQuery.parse(text)
+        #expect(query.text == text)
+        #expect(
+            query.select[1]
+                == .typeOf(
+                    SOQLTypeOf(
+                        relationship: "What",
+                        whens: [
+                            .init(object: "Account", fields: ["Name", "Industry"]),
+                            .init(object: "Opportunity", fields: ["Amount"]),
+                        ],
+                        otherwise: ["Name"]
+                    )
+                )
+        )
+        #expect(query.selectedFields.map(\.text) == ["Id", "Subject"])
+        #expect(query.bulkUnsupportedFeature == "TYPEOF or FIELDS()")
+        #expect(throws: SOQLError.self) { try SOQLQuery.parse("SELECT TYPEOF What WHEN Account THEN Name FROM Task") }
+    }
+
     @Test func keepsNamesAsSpelledAndRecordsTheirRanges() throws {
         let text = "select  lastModifiedDate from  account__c where Owner.Name = 'é' and X = 1"
         let query = try SOQLQuery.parse(text)

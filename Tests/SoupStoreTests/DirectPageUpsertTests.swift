@@ -87,6 +87,7 @@ struct DirectPageUpsertTests {
             #expect(first.inserted == second.inserted)
             #expect(first.updated == second.updated)
             #expect(first.skipped == second.skipped)
+            #expect(first.unchanged == second.unchanged)
             #expect(first.maxModificationDate == second.maxModificationDate)
         }
         return first != nil
@@ -148,6 +149,64 @@ struct DirectPageUpsertTests {
         #expect(try Self.dump(direct.store) == Self.dump(sql.store))
     }
 
+    /// Issue 31 item 2: a record the server sends again exactly as stored (the tie-safe resync
+    /// re-reads the records at its watermark) is neither rewritten nor counted as updated, on the
+    /// one-pass path, the SQL path and the dry-run preview alike; any difference (a field, the
+    /// sync id, a local change being overwritten) is still an update.
+    @Test func aRecordSentAgainUnchangedIsNeitherRewrittenNorCountedAsUpdated() throws {
+        let direct = try TemporaryStore(soups: [Self.soup])
+        let sql = try TemporaryStore(soups: [Self.soup])
+        defer {
+            direct.remove()
+            sql.remove()
+        }
+        let records = (0..<10).map { Self.record($0) }
+        #expect(try Self.apply(Self.page(records), direct: direct.store, sql: sql.store))
+        let before = try Self.dump(direct.store)
+
+        func preview(_ page: String, syncID: Int64 = 4) throws -> PagePreviewResult {
+            try direct.store.read { reader in
+                try reader.previewPage(
+                    page,
+                    in: "mixed",
+                    options: PageUpsertOptions(localEntries: .overwrite, syncID: syncID)
+                )
+            }
+        }
+        // The same page again: nothing would change, and nothing does.
+        let again = Self.page(Array(records[7...]) + [Self.record(3)])
+        let seen = try preview(again)
+        #expect(seen.unchanged == 4 && seen.updated == 0 && seen.inserted == 0)
+        let counts = try direct.store.write { writer in
+            try writer.upsertPage(again, into: "mixed", options: PageUpsertOptions(localEntries: .overwrite, syncID: 4))
+        }
+        #expect(counts.unchanged == 4 && counts.updated == 0 && counts.saved == 0)
+        #expect(try Self.dump(direct.store) == before)
+        #expect(try Self.apply(again, direct: direct.store, sql: sql.store))
+        #expect(try Self.dump(direct.store) == Self.dump(sql.store))
+
+        // One field changed, another sync's id, and a local change overwritten: three updates.
+        for store in [direct.store, sql.store] {
+            try store.write { writer in
+                try writer.markEntries(.updated, in: "mixed", where: EntryFilter(path: "Id", value: "001000000000001"))
+            }
+        }
+        let changed = Self.page([Self.record(2, name: "Two renamed"), Self.record(1), Self.record(0)])
+        let other = try preview(changed)
+        #expect(other.updated == 2 && other.unchanged == 1)
+        #expect(try preview(Self.page([Self.record(0)]), syncID: 8).updated == 1)
+        #expect(try Self.apply(changed, direct: direct.store, sql: sql.store))
+        #expect(try Self.dump(direct.store) == Self.dump(sql.store))
+        let result = try direct.store.write { writer in
+            try writer.upsertPage(
+                Self.page([Self.record(0)]),
+                into: "mixed",
+                options: PageUpsertOptions(localEntries: .overwrite, syncID: 8)
+            )
+        }
+        #expect(result.updated == 1 && result.unchanged == 0)
+    }
+
     @Test func updatesAssignOnlyTheIndexColumnsWhoseValueChanges() throws {
         let direct = try TemporaryStore(soups: [Self.soup])
         let sql = try TemporaryStore(soups: [Self.soup])
@@ -192,10 +251,11 @@ struct DirectPageUpsertTests {
         }
         // Ratio, and AnnualRevenue of odd records, are decimal tokens: SQLite converts the text for
         // their REAL columns, so they are always assigned (never compared with a Swift parse).
-        // Entry 1's other columns, and every unchanged column of the others, are left alone.
+        // Entry 1 came again unchanged: not rewritten at all. Every unchanged column of the others
+        // is left alone.
         #expect(
             assigned == [
-                "1:Ratio", "2:AnnualRevenue", "2:Name", "2:Ratio", "3:Count", "3:Ratio", "4:AnnualRevenue", "4:Flag",
+                "2:AnnualRevenue", "2:Name", "2:Ratio", "3:Count", "3:Ratio", "4:AnnualRevenue", "4:Flag",
                 "4:LastModifiedDate", "4:Ratio",
             ],
             "\(assigned)"

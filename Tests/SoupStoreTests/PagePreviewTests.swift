@@ -44,6 +44,9 @@ struct PagePreviewTests {
         #expect(preview.inserted == result.inserted)
         #expect(preview.updated == result.updated)
         #expect(preview.skipped == result.skipped)
+        #expect(preview.unchanged == result.unchanged)
+        // Record 2 comes exactly as stored: neither written nor counted as updated.
+        #expect(preview.unchanged == 1)
         #expect(preview.inserted == 2)
         #expect(preview.skipped == (mode == .keep ? 1 : 0))
         #expect(
@@ -53,7 +56,7 @@ struct PagePreviewTests {
                     entryID: 2,
                     action: mode == .keep ? .skip : .update
                 ),
-                PageRecordPreview(recordID: "001000000000002", entryID: 3, action: .update),
+                PageRecordPreview(recordID: "001000000000002", entryID: 3, action: .unchanged),
                 PageRecordPreview(recordID: "001000000000004", entryID: nil, action: .insert),
             ]
         )

@@ -54,7 +54,8 @@ struct PageUpsertTests {
                 options: PageUpsertOptions(localEntries: .overwrite)
             )
         }
-        #expect(result.inserted == 1 && result.updated == 2 && result.skipped == 0)
+        // Record 1 (changed locally) is overwritten; record 2 comes exactly as stored: unchanged.
+        #expect(result.inserted == 1 && result.updated == 1 && result.unchanged == 1 && result.skipped == 0)
         #expect(try store.read { try $0.dirtyEntryCount(in: "accounts") } == 0)
     }
 
@@ -81,7 +82,8 @@ struct PageUpsertTests {
                 options: PageUpsertOptions(localEntries: .keep)
             )
         }
-        #expect(result.inserted == 1 && result.updated == 1 && result.skipped == 2)
+        // Record 0 comes exactly as stored: unchanged, not updated.
+        #expect(result.inserted == 1 && result.updated == 0 && result.unchanged == 1 && result.skipped == 2)
         // The maximum covers saved records only (sync-semantics §11 item 17): 0 and 3.
         #expect(result.maxModificationDate == .text("2024-01-01T00:00:03.000+0000"))
         let names = try store.read {

@@ -76,8 +76,9 @@ struct StoreCommandTests {
                 "error: entry 2 is not an object (found array); every entry must be a JSON object\n"
             ),
             (
-                ["store", "import", "nope", "-"], "[]", 1,
-                "error: unknown soup 'nope'; register it first (syncrun store init) or check the name's case\n"
+                // An unknown soup is a name typed wrong: a usage error (issue 31), before anything is read.
+                ["store", "import", "nope", "-"], "[]", 2,
+                "error: no soup named 'nope' in '\(store)'; 'syncrun store soups' lists them\n"
             ),
             (
                 ["store", "import", "contacts", "-", "--external-id", "Id"], #"[{"Id":"1"},{"Name":"x"}]"#, 1,
@@ -141,9 +142,9 @@ struct StoreCommandTests {
             "store", "mark", "contacts", "--created", "--where", "LastName=New", "--store", store,
         ])
         #expect(created.status == 0, "\(created.stderr)")
-        #expect(created.stdout == "contacts: 1 entries marked created\n")
+        #expect(created.stdout == "contacts: 1 entry marked created\n")
         let updated = try syncrun(["store", "mark", "contacts", "--updated", "--where", "Id=003A", "--store", store])
-        #expect(updated.stdout == "contacts: 1 entries marked updated\n")
+        #expect(updated.stdout == "contacts: 1 entry marked updated\n")
         let dirty = try syncrun([
             "store", "query",
             "select {contacts:Id}, {contacts:__locally_created__}, {contacts:__locally_updated__} from {contacts} "

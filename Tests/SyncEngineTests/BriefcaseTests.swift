@@ -108,7 +108,8 @@ struct BriefcaseTests {
             #expect(resync.status == .done, "\(resync.error ?? "")")
             // The renamed record, the tie, and E4 (stamped at the watermark itself): nothing else.
             #expect(resync.fetched == 3)
-            #expect(resync.created == 1 && resync.updated == 2)
+            // E4 comes exactly as stored: unchanged, not updated (issue 31 item 2).
+            #expect(resync.created == 1 && resync.updated == 1 && resync.unchanged == 1)
             #expect(try harness.storedNames() == ["E1", "E2 renamed", "E3", "E4", "Tie"])
             #expect(try harness.storedCount() == 5)  // upserted by id: nothing duplicated
             #expect(try harness.storedValue("Id", ofID: tie) == .text(tie))
@@ -242,13 +243,14 @@ struct BriefcaseTests {
 
             try harness.expectNothingWritten(since: baseline)
             #expect(down.isIncremental)
-            // E4 created; E1 renamed and C1 (created after E3, the watermark) fetched again.
-            #expect(down.local == SyncPreview.Changes(created: 1, updated: 2))
+            // E4 created; E1 renamed; C1 (created after E3, the watermark) fetched again unchanged.
+            #expect(down.local == SyncPreview.Changes(created: 1, updated: 1))
             #expect(ghosts.local == SyncPreview.Changes(deleted: 1))
             #expect(ghosts.items.map(\.recordID) == [ids[2]])
 
             let resync = try await engine.syncDown(Self.definition())
             #expect(resync.created == down.local.created && resync.updated == down.local.updated)
+            #expect(resync.unchanged == 1)
             let cleaned = try await engine.cleanGhosts(Self.definition())
             #expect(cleaned.deletedGhosts == ghosts.local.deleted)
         }

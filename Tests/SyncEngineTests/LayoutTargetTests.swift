@@ -43,7 +43,8 @@ struct LayoutTargetTests {
             )
 
             let second = try await engine.syncDown(definition)
-            #expect(second.status == .done && second.updated == 1 && second.created == 0)
+            // Sent again exactly as stored: unchanged, not updated (issue 31 item 2).
+            #expect(second.status == .done && second.updated == 0 && second.unchanged == 1 && second.created == 0)
             #expect(try harness.storedCount(in: "sfdcLayouts") == 1)
             let ghosts = try await engine.cleanGhosts(definition)
             #expect(ghosts.status == .done && ghosts.deletedGhosts == 0)

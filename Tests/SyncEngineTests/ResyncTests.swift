@@ -73,7 +73,8 @@ struct ResyncTests {
             // 4,500 changed and new records, plus the one stamped at the watermark (re-read).
             #expect(second.fetched == 4501 && second.pages == 3)
             #expect(fetched == [2000, 4000, 4501])
-            #expect(second.created == 2000 && second.updated == 2501)
+            // The re-read one comes exactly as stored: unchanged, not updated.
+            #expect(second.created == 2000 && second.updated == 2500 && second.unchanged == 1)
             #expect(try harness.storedCount() == 7000)
             #expect(try harness.storedNames().filter { $0.hasPrefix("Changed ") }.count == 2500)
             let state = try #require(try engine.syncStates(named: "accounts").first)

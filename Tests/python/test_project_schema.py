@@ -100,6 +100,7 @@ def test_the_swift_loader_rejects_an_inline_token_too(tmp_path):
         [str(SYNCRUN), "org", "whoami", "--config", str(tmp_path), "--org", "prod"],
         capture_output=True, text=True, env=environment, check=False,
     )
-    assert result.returncode == 2
+    # A config error (the project file's): exit 1 under issue 31's one exit-code contract.
+    assert result.returncode == 1
     assert "error: orgs.prod.accessToken: 'accessToken' would hold a secret" in result.stderr
     assert "AQ4AQ" not in result.stderr

@@ -311,6 +311,8 @@ struct MigrateRefusalTests {
             for part in [
                 "nothing was written", "Account (sync up 'accountsUp'): 7 record(s) have no counterpart in the journal",
                 "matchFields", "externalIdFieldName", "--allow-duplicates",
+                // The key offered is one the target has.
+                #"suggested key: "matchFields": ["Name"] (Account.Name in the target)"#,
             ] {
                 #expect(refused.stderr.contains(part), "\(part): \(refused.stderr)")
             }

@@ -106,4 +106,40 @@ struct MigrateMaskTests {
             #expect(try project.records("target", "SELECT Id FROM Contact").isEmpty)
         }
     }
+
+    /// `org check` reports a mask the target's field cannot hold, by the rule `migrate` refuses it
+    /// with (one rule: `FieldMask.problem`), and leaves the masks a field can hold alone.
+    @Test func orgCheckReportsMasksTheTargetCannotHoldAsMigrateRefusesThem() async throws {
+        try await MigrateProject.with { project in
+            let options = #""matchFields": ["Email"]"# + "\n      },\n      \"options\": { \"mergeMode\": \"OVERWRITE\""
+            try project.editSyncs { syncs in
+                syncs.replacingOccurrences(
+                    of: options + " }",
+                    with: options + #", "mask": {"AccountId": "hash", "Email": "email"} }"#
+                )
+            }
+            let check = try SyncrunProcess.run([
+                "org", "check", "--config", project.config, "--org", "local:" + project.targetDirectory,
+            ])
+            #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+            let lines = check.stdout.split(separator: "\n").filter { $0.contains("[mask-not-holdable]") }
+            #expect(lines.count == 1, "\(check.stdout)")
+            #expect(
+                lines.first?.contains(
+                    "syncs[3].options.mask.AccountId: 'Contact.AccountId' cannot hold the 'hash' mask in this org: a "
+                        + "reference cannot be masked (the ids are remapped, not copied)"
+                ) == true,
+                "\(check.stdout)"
+            )
+            let refused = try project.migrate()
+            #expect(refused.status == 2)
+            #expect(
+                refused.stderr.contains(
+                    "Contact.AccountId (sync up 'contactsUp'): a reference cannot be masked (the ids are remapped, not "
+                        + "copied)"
+                ),
+                "\(refused.stderr)"
+            )
+        }
+    }
 }

@@ -62,6 +62,31 @@ struct RunCommandTests {
         }
     }
 
+    /// Issue 31 item 2: a rerun with nothing changed on either side reports nothing created or
+    /// updated. The tie-safe resync re-reads the records stamped at the watermark, which come
+    /// exactly as stored: counted as unchanged.
+    @Test func aRerunWithNothingChangedReportsNothingUpdated() async throws {
+        try await RunProject.with { project in
+            let first = try project.run()
+            #expect(first.status == 0, "\(first.stderr)")
+            let second = try project.run()
+            #expect(second.status == 0, "\(second.stderr)")
+            let summary = try RunSummary(second)
+            #expect(summary.status == "DONE")
+            for step in Self.planOrder where !step.hasPrefix("cleanGhosts") {
+                #expect(try summary.count("created", of: step) == 0, "\(step)")
+                #expect(try summary.count("updated", of: step) == 0, "\(step)")
+            }
+            for step in ["syncDown:accountsDown", "syncDown:contactsDown"] {
+                #expect(
+                    (try summary.count("unchanged", of: step) ?? 0) >= 1,
+                    "\(step): the watermark's records re-read"
+                )
+                #expect(try summary.count("unchanged", of: step) == summary.count("fetched", of: step))
+            }
+        }
+    }
+
     @Test func theRequestLogFollowsThePlanOrder() async throws {
         try await RunProject.with { project in
             #expect(try project.run().status == 0)

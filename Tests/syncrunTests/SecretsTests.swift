@@ -228,10 +228,11 @@ struct SecretsTests {
                         expect: 1,
                         saying: "this file is not a config: it holds an SFDX auth URL"
                     )
+                    // A project file that is not one is a config error (1, issue 31's one contract).
                     for command in [["org", "whoami"], ["run"]] {
                         try await run(
                             command + ["--config", keyed.path, "--format", format],
-                            expect: 2,
+                            expect: 1,
                             saying: "this file is not a config: it holds a PEM block"
                         )
                     }

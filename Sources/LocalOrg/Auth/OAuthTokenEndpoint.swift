@@ -47,6 +47,9 @@ struct OAuthTokenEndpoint: Sendable {
     let clientSecret: String?
     /// The org and user the tokens belong to.
     let identity: OrgIdentity
+    /// The usernames of the schema's restricted users (``OrgUser``): a JWT assertion whose `sub`
+    /// names one gets a token acting as that user, as a real org issues it for the named user.
+    var restrictedUsernames: [String] = []
 
     /// Handles one token request.
     ///
@@ -77,7 +80,7 @@ struct OAuthTokenEndpoint: Sendable {
             guard sessions.isRefreshToken(value("refresh_token")) else {
                 throw Failure(error: "invalid_grant", errorDescription: "expired access/refresh token")
             }
-            return makeToken(baseURL: baseURL, now: now, scope: "api refresh_token")
+            return makeToken(baseURL: baseURL, now: now, scope: "api refresh_token", username: sessions.primaryUsername)
         case Self.jwtBearerGrant:
             guard let verifier else {
                 throw Failure(
@@ -88,12 +91,15 @@ struct OAuthTokenEndpoint: Sendable {
             guard let assertion = value("assertion"), !assertion.isEmpty else {
                 throw Failure(error: "invalid_request", errorDescription: "assertion is missing")
             }
+            let claims: JWTAssertionVerifier.Claims
             do {
-                _ = try verifier.verify(assertion, now: now, ownAudience: baseURL)
+                claims = try verifier.verify(assertion, now: now, ownAudience: baseURL)
             } catch {
                 throw Failure(error: "invalid_grant", errorDescription: error.description)
             }
-            return makeToken(baseURL: baseURL, now: now, scope: "api")
+            let subject = claims.sub?.lowercased()
+            let named = restrictedUsernames.first { $0.lowercased() == subject }
+            return makeToken(baseURL: baseURL, now: now, scope: "api", username: named ?? sessions.primaryUsername)
         case "client_credentials":
             // Without a configured secret nobody can prove who they are: the grant is off, and a
             // token for "any id, any secret" would hand the org to whoever can reach the port.
@@ -114,7 +120,7 @@ struct OAuthTokenEndpoint: Sendable {
             guard SessionStore.constantTimeEquals(secret, clientSecret) else {
                 throw Failure(error: "invalid_client", errorDescription: "invalid client credentials")
             }
-            return makeToken(baseURL: baseURL, now: now, scope: "api")
+            return makeToken(baseURL: baseURL, now: now, scope: "api", username: sessions.primaryUsername)
         case nil:
             throw Failure(error: "invalid_request", errorDescription: "grant_type is missing")
         default:
@@ -122,11 +128,16 @@ struct OAuthTokenEndpoint: Sendable {
         }
     }
 
-    private func makeToken(baseURL: String, now: Date, scope: String) -> TokenResponse {
+    private func makeToken(
+        baseURL: String,
+        now: Date,
+        scope: String,
+        username: String? = nil
+    ) -> TokenResponse {
         let identityURL = "\(baseURL)/id/\(identity.orgID)/\(identity.userID)"
         let issuedAt = String(Int64(now.timeIntervalSince1970 * 1000))
         return TokenResponse(
-            accessToken: sessions.issueAccessToken(orgID: identity.orgID),
+            accessToken: sessions.issueAccessToken(orgID: identity.orgID, username: username),
             instanceURL: baseURL,
             id: identityURL,
             issuedAt: issuedAt,

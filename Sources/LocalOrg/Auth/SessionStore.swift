@@ -16,9 +16,12 @@ struct SessionStore: Sendable {
     let refreshToken: String
     /// How long an access token works, or `nil` for as long as the server runs.
     let timeToLive: Duration?
+    /// The restricted user (``OrgUser``) the start-up token, and the tokens the refresh and
+    /// client-credentials grants issue, act as; `nil` for the org's all-powerful user.
+    let primaryUsername: String?
     private let now: @Sendable () -> Date
     private let primaryIssuedAt: Date
-    private let issued = ProtectedState([String: Date]())
+    private let issued = ProtectedState([String: Session]())
     private let signingKey: Data = {
         var generator = SystemRandomNumberGenerator()
         return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
@@ -30,8 +33,10 @@ struct SessionStore: Sendable {
         refreshToken: String?,
         orgID: String,
         timeToLive: Duration? = nil,
+        primaryUsername: String? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.primaryUsername = primaryUsername
         primaryAccessToken = accessToken ?? Self.makeToken(orgID: orgID)
         self.refreshToken = refreshToken ?? "5Aep" + Self.randomText(length: 83)
         self.timeToLive = timeToLive
@@ -39,24 +44,39 @@ struct SessionStore: Sendable {
         primaryIssuedAt = now()
     }
 
-    /// Whether an `Authorization` header value (`Bearer T` or `OAuth T`) carries a valid token.
-    func isAuthorized(_ header: String?) -> Bool {
-        guard let header else { return false }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2 else { return false }
-        let scheme = parts[0].lowercased()
-        guard scheme == "bearer" || scheme == "oauth" else { return false }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        if Self.constantTimeEquals(token, primaryAccessToken) { return isLive(issuedAt: primaryIssuedAt) }
-        guard let issuedAt = issued.withLock({ $0[token] }) else { return false }
-        return isLive(issuedAt: issuedAt)
+    /// A live token's session: when it was issued and whom it acts as.
+    struct Session: Sendable {
+        var issuedAt: Date
+        /// The restricted user the token acts as; `nil` for the org's all-powerful user.
+        var username: String?
     }
 
-    /// Issues a new access token, valid for the time to live (or until the server stops).
-    func issueAccessToken(orgID: String) -> String {
+    /// Whether an `Authorization` header value (`Bearer T` or `OAuth T`) carries a valid token.
+    func isAuthorized(_ header: String?) -> Bool { session(header) != nil }
+
+    /// The session of the valid token an `Authorization` header value (`Bearer T` or `OAuth T`)
+    /// carries, or `nil`.
+    func session(_ header: String?) -> Session? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2 else { return nil }
+        let scheme = parts[0].lowercased()
+        guard scheme == "bearer" || scheme == "oauth" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        if Self.constantTimeEquals(token, primaryAccessToken) {
+            return isLive(issuedAt: primaryIssuedAt)
+                ? Session(issuedAt: primaryIssuedAt, username: primaryUsername) : nil
+        }
+        guard let session = issued.withLock({ $0[token] }), isLive(issuedAt: session.issuedAt) else { return nil }
+        return session
+    }
+
+    /// Issues a new access token acting as `username` (`nil`: the org's all-powerful user), valid
+    /// for the time to live (or until the server stops).
+    func issueAccessToken(orgID: String, username: String?) -> String {
         let token = Self.makeToken(orgID: orgID)
-        let issuedAt = now()
-        issued.withLock { $0[token] = issuedAt }
+        let session = Session(issuedAt: now(), username: username)
+        issued.withLock { $0[token] = session }
         return token
     }
 

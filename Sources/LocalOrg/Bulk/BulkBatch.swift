@@ -93,6 +93,12 @@ enum BulkBatchTable {
     }
 
     /// The data the batch was created with.
+    /// Batches created since `since` (milliseconds), for the daily limits.
+    static func count(since: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _org_bulk_v1_batches WHERE createdAt >= ?", arguments: [since])
+            ?? 0
+    }
+
     static func data(_ id: String, _ db: Database) throws -> Data {
         try Data.fetchOne(db, sql: "SELECT data FROM _org_bulk_v1_batches WHERE id = ?", arguments: [id]) ?? Data()
     }

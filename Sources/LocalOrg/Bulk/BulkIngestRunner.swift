@@ -142,7 +142,11 @@ struct BulkIngestRunner {
                 return (result.id, result.created)
             default:  // delete, hardDelete
                 guard !id.isEmpty else { throw OrgError.missingID }
-                try writer.delete(object.name, id: id)
+                if operation == "hardDelete" {
+                    try writer.hardDelete(object.name, id: id)
+                } else {
+                    try writer.delete(object.name, id: id)
+                }
                 return (OrgRecordID.normalize(id) ?? id, false)
             }
         }

@@ -56,6 +56,9 @@ struct BulkJob: Sendable, Equatable {
     var contentType = "CSV"
     /// Bulk API 1.0: `Parallel` or `Serial`.
     var concurrencyMode = "Parallel"
+    /// The restricted user (``OrgUser``) who created the job, whose access its records are written
+    /// and read with; `nil` for the org's all-powerful user.
+    var username: String?
 
     /// The job ID prefix of Salesforce (`750…`).
     static let idPrefix = "750"
@@ -73,9 +76,10 @@ struct BulkJob: Sendable, Equatable {
         state: State,
         columnDelimiter: String,
         lineEnding: String,
-        externalIDField: String? = nil
+        externalIDField: String? = nil,
+        username: String?
     ) throws -> BulkJob {
-        BulkJob(
+        var job = BulkJob(
             id: OrgRecordID.make(prefix: idPrefix, counter: try OrgMeta.nextIDCounter(db)),
             kind: kind,
             operation: operation,
@@ -96,6 +100,8 @@ struct BulkJob: Sendable, Equatable {
             externalIDField: externalIDField,
             processingMilliseconds: 0
         )
+        job.username = username
+        return job
     }
 
     /// The delimiters Bulk API 2.0 accepts, by name.
@@ -161,16 +167,22 @@ enum BulkJobTable {
         )
     }
 
+    /// Adds the column naming the restricted user who created a job (step `org-3` of
+    /// ``OrgMigrator/versions``); jobs stored before it have none, the org's own user's.
+    static func addUsername(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE _org_bulk_jobs ADD COLUMN username TEXT")
+    }
+
     static func insert(_ job: BulkJob, _ db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO _org_bulk_jobs (id, kind, operation, object, query, apiVersion, state, createdAt,
-                    modifiedAt, columnDelimiter, lineEnding, externalIdFieldName)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    modifiedAt, columnDelimiter, lineEnding, externalIdFieldName, username)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 job.id, job.kind.rawValue, job.operation, job.object, job.query, job.apiVersion, job.state.rawValue,
-                job.createdAt, job.modifiedAt, job.columnDelimiter, job.lineEnding, job.externalIDField,
+                job.createdAt, job.modifiedAt, job.columnDelimiter, job.lineEnding, job.externalIDField, job.username,
             ]
         )
     }
@@ -247,6 +259,7 @@ enum BulkJobTable {
         )
         job.contentType = row["contentType"] ?? "CSV"
         job.concurrencyMode = row["concurrencyMode"] ?? "Parallel"
+        job.username = row["username"]
         return job
     }
 }

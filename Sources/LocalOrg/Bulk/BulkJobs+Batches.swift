@@ -78,7 +78,7 @@ extension BulkJobs {
                 if job.operation == "query" || job.operation == "queryAll" {
                     var queryJob = job
                     queryJob.query = String(decoding: data, as: UTF8.self)
-                    let result = try BulkQueryRunner(db: db, context: database.context).snapshot(queryJob)
+                    let result = try BulkQueryRunner(db: db, context: context(of: job)).snapshot(queryJob)
                     try db.execute(
                         sql: """
                             UPDATE _org_bulk_v1_batches SET state = 'Completed', processed = ?, cursorId = ?,
@@ -111,12 +111,13 @@ extension BulkJobs {
     private func runIngest(_ job: BulkJob, batchID: String, data: Data, _ db: Database) throws
         -> (processed: Int, failed: Int)
     {
-        let object = try database.context.queryObject(job.object)
+        let jobContext = context(of: job)
+        let object = try jobContext.queryObject(job.object)
         let records = try BulkBatchRecords.records(data, contentType: job.contentType, object: object)
         let runner = BulkIngestRunner(
-            writer: OrgWriter(db: db, context: database.context),
+            writer: OrgWriter(db: db, context: jobContext),
             db: db,
-            context: database.context
+            context: jobContext
         )
         var failed = 0
         for (index, cells) in records.enumerated() {

@@ -120,7 +120,7 @@ final class BulkJobs: Sendable {
                 return
             }
             do {
-                let result = try BulkQueryRunner(db: db, context: database.context).snapshot(job)
+                let result = try BulkQueryRunner(db: db, context: context(of: job)).snapshot(job)
                 let elapsed = ContinuousClock.now - started
                 try db.execute(
                     sql: """
@@ -150,8 +150,9 @@ final class BulkJobs: Sendable {
             }
             let data = try Data.fetchOne(db, sql: "SELECT data FROM _org_bulk_jobs WHERE id = ?", arguments: [id])
             do {
-                let writer = OrgWriter(db: db, context: database.context)
-                let counts = try BulkIngestRunner(writer: writer, db: db, context: database.context)
+                let jobContext = context(of: job)
+                let writer = OrgWriter(db: db, context: jobContext)
+                let counts = try BulkIngestRunner(writer: writer, db: db, context: jobContext)
                     .run(job, data: data ?? Data())
                 let elapsed = ContinuousClock.now - started
                 try db.execute(
@@ -169,6 +170,11 @@ final class BulkJobs: Sendable {
                 try BulkJobTable.setState(id, .failed, errorMessage: error.message, now: now, db)
             }
         }
+    }
+
+    /// The context a job's records are read and written in: its creator's access.
+    func context(of job: BulkJob) -> OrgContext {
+        database.acting(as: job.username).context
     }
 
     /// Deletes a job's result snapshot rows.

@@ -16,6 +16,15 @@ struct BulkQueryRunner {
     struct Column {
         var header: String
         var sql: String
+        /// The field's type, which Bulk API 1.0 JSON results type their values by.
+        var type: OrgFieldType = .string
+    }
+
+    /// A completed job's rows as texts (`nil` for null), with the column headers and field types.
+    struct Rows {
+        var headers: [String]
+        var types: [OrgFieldType]
+        var rows: [[String?]]
     }
 
     /// Parses `soql` and refuses what Bulk API 2.0 cannot run (real-org.md §0.9).
@@ -63,7 +72,8 @@ struct BulkQueryRunner {
             columns.append(
                 Column(
                     header: header,
-                    sql: Self.textSQL(OrgSQL.column(resolved.alias, resolved.field.name), resolved.field.type)
+                    sql: Self.textSQL(OrgSQL.column(resolved.alias, resolved.field.name), resolved.field.type),
+                    type: resolved.field.type
                 )
             )
         }
@@ -130,10 +140,10 @@ struct BulkQueryRunner {
 
     /// The rows `offset..<end` of a completed job's results as texts (`nil` for null), with the
     /// column headers (Bulk API 1.0 JSON and XML results).
-    func rows(_ job: BulkJob, offset: Int, end: Int) throws -> (headers: [String], rows: [[String?]]) {
+    func rows(_ job: BulkJob, offset: Int, end: Int) throws -> Rows {
         var rows: [[String?]] = []
-        let headers = try forEachRow(job, offset: offset, end: end, { rows.append($0) }, header: { _ in })
-        return (headers, rows)
+        let columns = try forEachRow(job, offset: offset, end: end, { rows.append($0) }, header: { _ in })
+        return Rows(headers: columns.map(\.header), types: columns.map(\.type), rows: rows)
     }
 
     /// Calls `header` with the column headers, then `body` with each row of `offset..<end`, read from a
@@ -145,14 +155,14 @@ struct BulkQueryRunner {
         end: Int,
         _ body: ([String?]) -> Void,
         header: ([String]) -> Void
-    ) throws -> [String] {
+    ) throws -> [Column] {
         let query = try Self.parseForBulk(job.query ?? "")
         let object = try context.queryObject(query.object)
         let scope = OrgQueryScope(object: object, schema: context.schema, aliases: OrgQueryScope.AliasGenerator())
         let columns = try columns(query, scope: scope)
         let headers = columns.map(\.header)
         header(headers)
-        guard offset < end else { return headers }
+        guard offset < end else { return columns }
         let sql =
             "SELECT " + columns.map(\.sql).joined(separator: ", ")
             + " FROM _org_cursor_rows c JOIN \(OrgSQL.identifier(object.name)) \(scope.alias)"
@@ -167,6 +177,6 @@ struct BulkQueryRunner {
             for index in columns.indices { values[index] = row[index] }
             body(values)
         }
-        return headers
+        return columns
     }
 }

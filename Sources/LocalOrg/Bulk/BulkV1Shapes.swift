@@ -197,15 +197,14 @@ enum BulkV1Shapes {
 
     /// Query records as JSON: `[{"attributes": {"type", "url"}, "Name": …, "Account": {"Name": …}}]`.
     /// Values are the CSV texts (numbers and booleans as strings), `null` for null.
-    static func queryResultJSON(_ rows: (headers: [String], rows: [[String?]]), object: String, apiVersion: String)
-        -> OrgJSONValue
-    {
+    static func queryResultJSON(_ rows: BulkQueryRunner.Rows, object: String, apiVersion: String) -> OrgJSONValue {
         .array(
             rows.rows.map { values in
                 var record: OrgJSONObject = ["attributes": ["type": .string(object)]]
-                for (header, value) in zip(rows.headers, values) {
-                    let path = header.split(separator: ".").map(String.init)
-                    record = inserting(value.map { .string($0) } ?? .null, at: path[...], into: record)
+                for (index, value) in values.enumerated() {
+                    let path = rows.headers[index].split(separator: ".").map(String.init)
+                    let typed = value.map { jsonValue($0, type: rows.types[index]) } ?? .null
+                    record = inserting(typed, at: path[...], into: record)
                 }
                 if let id = record["Id"]?.stringValue {
                     record["attributes"] = [
@@ -216,6 +215,27 @@ enum BulkV1Shapes {
                 return .object(record)
             }
         )
+    }
+
+    /// A Bulk API 1.0 JSON query value as a real org types it: numbers and booleans as JSON
+    /// numbers and booleans, dates and date-times as milliseconds since 1970 (UTC), as real orgs
+    /// answer (https://github.com/simple-salesforce/simple-salesforce/issues/290: `"CreatedDate":
+    /// 1546659665000`); text, IDs and picklists stay strings. CSV and XML results stay text.
+    static func jsonValue(_ text: String, type: OrgFieldType) -> OrgJSONValue {
+        switch type {
+        case .boolean:
+            return .bool(text == "true")
+        case .int:
+            return Int64(text).map { .integer($0) } ?? .string(text)
+        case .double, .currency, .percent:
+            return Double(text).map { .double($0) } ?? .string(text)
+        case .datetime:
+            return OrgDateTime.parseDateTime(text).map { .integer($0) } ?? .string(text)
+        case .date:
+            return OrgDateTime.parseDate(text).map { .integer($0 * 86_400_000) } ?? .string(text)
+        default:
+            return .string(text)
+        }
     }
 
     private static func inserting(_ value: OrgJSONValue, at path: ArraySlice<String>, into object: OrgJSONObject)
@@ -233,7 +253,7 @@ enum BulkV1Shapes {
     }
 
     /// Query records as XML: `<queryResult><records xsi:type="sObject"><type>…</type><Name>…</Name>…`.
-    static func queryResultXML(_ rows: (headers: [String], rows: [[String?]]), object: String) -> BulkXMLElement {
+    static func queryResultXML(_ rows: BulkQueryRunner.Rows, object: String) -> BulkXMLElement {
         BulkXMLElement(
             name: "queryResult",
             attributes: [

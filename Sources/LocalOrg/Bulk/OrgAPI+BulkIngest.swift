@@ -71,7 +71,8 @@ extension OrgAPI {
                 state: .open,
                 columnDelimiter: format.delimiter,
                 lineEnding: format.lineEnding,
-                externalIDField: operation == "upsert" ? object.field(named: externalID ?? "")?.name : nil
+                externalIDField: operation == "upsert" ? object.field(named: externalID ?? "")?.name : nil,
+                username: database.context.access?.username
             )
             try BulkJobTable.insert(job, db)
             return job

@@ -68,7 +68,8 @@ extension OrgAPI {
                 apiVersion: version.description,
                 state: .uploadComplete,
                 columnDelimiter: format.delimiter,
-                lineEnding: format.lineEnding
+                lineEnding: format.lineEnding,
+                username: database.context.access?.username
             )
             try BulkJobTable.insert(job, db)
             return job

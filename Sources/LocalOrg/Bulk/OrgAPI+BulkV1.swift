@@ -30,12 +30,13 @@ extension OrgAPI {
         let token =
             request.header("X-SFDC-Session")
             ?? request.header("Authorization")?.replacingOccurrences(of: "Bearer ", with: "")
-        guard let token, sessions.isAuthorized("Bearer \(token)") else {
+        guard let token, let session = sessions.session("Bearer \(token)") else {
             return Self.bulkV1Error(.bulkV1("InvalidSessionId", "Invalid session id"), json: asJSON)
         }
         do {
             try usage.consume()
-            return try bulkV1Route(request, version: version, path: Array(segments.dropFirst()))
+            return try acting(as: session.username)
+                .bulkV1Route(request, version: version, path: Array(segments.dropFirst()))
         } catch let error as OrgError {
             return Self.bulkV1Error(error, json: asJSON ?? Self.jobIsJSON(segments, bulk: bulk))
         } catch {
@@ -152,7 +153,8 @@ extension OrgAPI {
                 state: .open,
                 columnDelimiter: "COMMA",
                 lineEnding: "LF",
-                externalIDField: externalID
+                externalIDField: externalID,
+                username: database.context.access?.username
             )
             job.contentType = contentType
             job.concurrencyMode = concurrency

@@ -50,10 +50,21 @@ extension OrgAPI {
             "DailyApiRequests": limit(usage.limit, max(0, usage.limit - used)),
             "DailyBulkV2QueryJobs": limit(10_000, max(0, 10_000 - bulkJobsToday(.query))),
             "DailyBulkV2QueryFileStorageMB": limit(976_562, 976_562),
-            "DailyBulkApiBatches": limit(15_000, max(0, 15_000 - bulkJobsToday(.ingest))),
+            "DailyBulkApiBatches": limit(15_000, max(0, 15_000 - bulkJobsToday(.ingest) - bulkV1BatchesToday())),
             "DataStorageMB": limit(1_024, 1_024),
         ]
         return .json(200, body)
+    }
+
+    /// Bulk API 1.0 batches created in the last 24 hours: each counts against `DailyBulkApiBatches`,
+    /// as a real org counts them (with Bulk API 2.0 ingest jobs).
+    private func bulkV1BatchesToday() -> Int {
+        let since = database.context.nowMilliseconds - 24 * 3600 * 1000
+        do {
+            return try bulk.read { try BulkBatchTable.count(since: since, $0) }
+        } catch {
+            return 0  // the limits stay readable even when the batches table is not
+        }
     }
 
     /// Bulk jobs of `kind` created in the last 24 hours (an ingest job counts as one batch here).

@@ -8,8 +8,8 @@ import Foundation
 /// Handlers are synchronous because ``OrgDatabase`` is; a composite `allOrNone` request runs its
 /// subrequests inside one database transaction (see ``OrgStore``).
 struct OrgAPI: Sendable {
-    /// The org's data.
-    let database: OrgDatabase
+    /// The org's data, as the acting user sees it (see ``acting(as:)``).
+    private(set) var database: OrgDatabase
     /// The tokens.
     let sessions: SessionStore
     /// The API request counter.
@@ -42,6 +42,17 @@ struct OrgAPI: Sendable {
         self.identity = identity
     }
 
+    /// This API serving the restricted user `username` (`nil`: the org's all-powerful user): every
+    /// handler reads and writes through ``OrgDatabase/acting(as:)``, so describes, queries and
+    /// writes on every path (REST, collections, composite, tree, Bulk 1.0 and 2.0) follow that
+    /// user's profile and permission sets.
+    func acting(as username: String?) -> OrgAPI {
+        guard username != nil else { return self }
+        var api = self
+        api.database = database.acting(as: username)
+        return api
+    }
+
     /// Records the server's base URL once the port is known (used as `instance_url`).
     func setBaseURL(_ url: String) {
         baseURL.withLock { $0 = url }
@@ -69,7 +80,7 @@ struct OrgAPI: Sendable {
             guard let version = Self.version(segments[2]) else {
                 return .error(.resourceNotFound, version: .newest)
             }
-            guard sessions.isAuthorized(request.header("Authorization")) else {
+            guard let session = sessions.session(request.header("Authorization")) else {
                 return .error(.invalidSession, version: version)
             }
             do {
@@ -79,9 +90,15 @@ struct OrgAPI: Sendable {
             } catch {
                 return .error(.storage("Counting API usage", error), version: version)
             }
-            return route(request, version: version, resource: Array(segments.dropFirst(3)), store: .database(database))
+            let api = acting(as: session.username)
+            return api.route(
+                request,
+                version: version,
+                resource: Array(segments.dropFirst(3)),
+                store: .database(api.database)
+            )
         case "apexrest" where !database.schema.endpoints.isEmpty:
-            guard sessions.isAuthorized(request.header("Authorization")) else {
+            guard let session = sessions.session(request.header("Authorization")) else {
                 return .error(.invalidSession, version: .newest)
             }
             do {
@@ -91,7 +108,7 @@ struct OrgAPI: Sendable {
             } catch {
                 return .error(.storage("Counting API usage", error), version: .newest)
             }
-            return customEndpoint(request, segments: Array(segments.dropFirst(2)))
+            return acting(as: session.username).customEndpoint(request, segments: Array(segments.dropFirst(2)))
         case "async" where segments.count >= 3:
             return bulkV1(request, segments: Array(segments.dropFirst(2)))
         case "oauth2" where segments.count == 3 && segments[2] == "token":

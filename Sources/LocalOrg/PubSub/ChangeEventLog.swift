@@ -10,7 +10,7 @@ import GRDB
 /// created) then the event's sequence number, both big-endian; a replay id of another org or of a
 /// log that was recreated is unknown here.
 enum ChangeEventLog {
-    static let migrationName = "org-3-change-events"
+    static let migrationName = "org-4-change-events"
 
     /// The migration step: the three tables and the epoch.
     static func migrate(_ db: Database) throws {

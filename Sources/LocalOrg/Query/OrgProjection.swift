@@ -1,4 +1,5 @@
 import GRDB
+import SOQL
 
 /// The JSON shape of one record in a result: its output keys in order, each a column, a nested parent
 /// record or a precompiled SQL expression (child subqueries), rendered by SQLite as JSON text.
@@ -7,6 +8,13 @@ final class OrgProjection {
         case column(alias: String, field: OrgField)
         case parent(lookupAlias: String, OrgProjection)
         case expression(SQLFragment)
+        /// A TYPEOF: per object of the record the lookup reaches, its own fields.
+        case typeOf(
+            lookupAlias: String,
+            type: String,
+            branches: [(object: String, node: OrgProjection)],
+            otherwise: OrgProjection
+        )
     }
 
     let object: OrgObject
@@ -51,6 +59,44 @@ final class OrgProjection {
         }
     }
 
+    /// Adds a `TYPEOF rel WHEN Object THEN fields … [ELSE fields] END` (one level: plain fields).
+    func add(typeOf: SOQLTypeOf, scope: OrgQueryScope) throws {
+        guard let lookup = object.field(forRelationship: typeOf.relationship) else {
+            throw OrgError.noSuchRelationship(typeOf.relationship, object: object.name)
+        }
+        let parent = try scope.relationship([typeOf.relationship][...])
+        // The record's object: the union's `Type` when several objects are served, else the one.
+        let type =
+            parent.object.name == OrgQueryScope.polymorphicObjectName
+            ? OrgSQL.column(parent.alias, "Type") : OrgSQL.literal(parent.object.name)
+        func node(_ target: OrgObject, _ fields: [SOQLFieldPath]) throws -> OrgProjection {
+            let node = OrgProjection(object: target, alias: parent.alias)
+            for path in fields {
+                guard path.components.count == 1, let field = target.field(named: path.text),
+                    parent.object.field(named: field.name) != nil
+                else { throw OrgError.noSuchColumn(path.text, object: target.name) }
+                if node.index(of: field.name) == nil {
+                    node.entries.append((field.name, .column(alias: parent.alias, field: field)))
+                }
+            }
+            return node
+        }
+        var branches: [(object: String, node: OrgProjection)] = []
+        for when in typeOf.whens {
+            guard lookup.referenceTo.contains(where: { $0.lowercased() == when.object.lowercased() }),
+                let target = scope.schema.object(named: when.object)
+            else {
+                throw OrgError.malformedQuery(
+                    "TYPEOF \(typeOf.relationship): \(when.object) is not an object '\(lookup.name)' refers to"
+                )
+            }
+            branches.append((target.name, try node(target, when.fields)))
+        }
+        let otherwise = try node(parent.object, typeOf.otherwise)
+        let key = lookup.relationshipName ?? typeOf.relationship
+        entries.append((key, .typeOf(lookupAlias: parent.alias, type: type, branches: branches, otherwise: otherwise)))
+    }
+
     /// Adds every field of the object as a column.
     func addAllFields() {
         for field in object.fields where index(of: field.name) == nil {
@@ -66,11 +112,23 @@ final class OrgProjection {
     /// The SQL expression producing the record's JSON text, `attributes` first.
     /// - Parameter urlPrefix: `/services/data/v59.0/sobjects/` (bound as an argument).
     func render(urlPrefix: String) -> SQLFragment {
-        let attributes = "{\"attributes\":{\"type\":" + OrgJSONValue.string(object.name).jsonText + ",\"url\":"
-        var sql = SQLFragment(
-            OrgSQL.literal(attributes) + " || json_quote(? || \(OrgSQL.column(alias, "Id"))) || '}'",
-            [(urlPrefix + object.name + "/").databaseValue]
-        )
+        var sql: SQLFragment
+        if object.name == OrgQueryScope.polymorphicObjectName {
+            // A polymorphic parent: its type is the row's own (the union's `Type`).
+            let type = OrgSQL.column(alias, "Type")
+            sql = SQLFragment(
+                OrgSQL.literal("{\"attributes\":{\"type\":") + " || json_quote(\(type)) || "
+                    + OrgSQL.literal(",\"url\":")
+                    + " || json_quote(? || \(type) || '/' || \(OrgSQL.column(alias, "Id"))) || '}'",
+                [urlPrefix.databaseValue]
+            )
+        } else {
+            let attributes = "{\"attributes\":{\"type\":" + OrgJSONValue.string(object.name).jsonText + ",\"url\":"
+            sql = SQLFragment(
+                OrgSQL.literal(attributes) + " || json_quote(? || \(OrgSQL.column(alias, "Id"))) || '}'",
+                [(urlPrefix + object.name + "/").databaseValue]
+            )
+        }
         for (key, entry) in entries {
             sql.append(" || " + OrgSQL.literal("," + OrgJSONValue.string(key).jsonText + ":") + " || ")
             switch entry {
@@ -84,6 +142,15 @@ final class OrgProjection {
                 sql.append("(")
                 sql.append(expression)
                 sql.append(")")
+            case .typeOf(let lookupAlias, let type, let branches, let otherwise):
+                sql.append("(CASE WHEN \(OrgSQL.column(lookupAlias, "Id")) IS NULL THEN 'null'")
+                for (object, node) in branches {
+                    sql.append(" WHEN \(type) = \(OrgSQL.literal(object)) THEN ")
+                    sql.append(node.render(urlPrefix: urlPrefix))
+                }
+                sql.append(" ELSE ")
+                sql.append(otherwise.render(urlPrefix: urlPrefix))
+                sql.append(" END)")
             }
         }
         sql.append(" || '}'")

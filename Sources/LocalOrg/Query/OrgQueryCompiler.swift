@@ -77,6 +77,7 @@ struct OrgQueryCompiler {
                 let (key, expression) = try compileChild(subquery, parent: scope)
                 projection.add(key: key, expression: expression)
             case .count: break
+            case .typeOf(let typeOf): try projection.add(typeOf: typeOf, scope: scope)
             }
         }
         var conditions: [SQLFragment] = []

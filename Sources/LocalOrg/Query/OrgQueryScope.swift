@@ -44,20 +44,54 @@ final class OrgQueryScope {
             guard let lookup = current.object.field(forRelationship: name) else {
                 throw OrgError.noSuchRelationship(name, object: current.object.name)
             }
-            // A polymorphic lookup with one served target (`OwnerId` → Group, User where the local
-            // org serves no Group) traverses to it.
+            // A polymorphic lookup with one served target (`OwnerId` → Group, User where the schema
+            // serves no Group) traverses to it; with several, to their union (``polymorphicName``).
             let targets = lookup.referenceTo.compactMap { schema.object(named: $0) }
-            guard targets.count == 1, let target = targets.first else {
+            guard let first = targets.first else {
                 throw OrgError.polymorphicTraversal(name, object: current.object.name)
             }
             let joinAlias = aliases.make()
+            let target = targets.count == 1 ? first : Self.polymorphicName(targets)
+            let table =
+                targets.count == 1
+                ? OrgSQL.identifier(first.name) : "(" + Self.unionSQL(targets, fields: target.fields) + ")"
             joins.append(
-                "LEFT JOIN \(OrgSQL.identifier(target.name)) \(joinAlias) ON \(OrgSQL.column(joinAlias, "Id")) = \(OrgSQL.column(current.alias, lookup.name)) AND \(OrgSQL.column(joinAlias, "IsDeleted")) = 0"
+                "LEFT JOIN \(table) \(joinAlias) ON \(OrgSQL.column(joinAlias, "Id")) = \(OrgSQL.column(current.alias, lookup.name)) AND \(OrgSQL.column(joinAlias, "IsDeleted")) = 0"
             )
             current = (joinAlias, target)
             joined[key] = current
         }
         return current
+    }
+
+    /// The object a polymorphic relationship (`What`, `Who`, `Owner` of a queue-owned object)
+    /// reaches, as a real org's `Name` object: `Type` (the API name of the record's object) and the
+    /// fields of its targets, each from the first target that has it (`null` on the others).
+    static let polymorphicObjectName = "Name"
+
+    static func polymorphicName(_ targets: [OrgObject]) -> OrgObject {
+        var fields: [OrgField] = []
+        var seen: Set<String> = []
+        for target in targets {
+            for field in target.fields where field.name.lowercased() != "type" {
+                if seen.insert(field.name.lowercased()).inserted { fields.append(field) }
+            }
+        }
+        fields.append(OrgField(name: "Type", type: .string, length: 40, isCreateable: false, isUpdateable: false))
+        return OrgObject(name: polymorphicObjectName, keyPrefix: "", isWritable: false, fields: fields)
+    }
+
+    /// The records of every target as rows of the `Name` object's columns (`NULL` where a target
+    /// lacks a field), `Type` holding the object's API name.
+    private static func unionSQL(_ targets: [OrgObject], fields: [OrgField]) -> String {
+        targets.map { target in
+            let columns = fields.map { field -> String in
+                if field.name == "Type" { return OrgSQL.literal(target.name) + " AS \"Type\"" }
+                let stored = target.field(named: field.name)?.name
+                return (stored.map { OrgSQL.identifier($0) } ?? "NULL") + " AS " + OrgSQL.identifier(field.name)
+            }
+            return "SELECT " + columns.joined(separator: ", ") + " FROM " + OrgSQL.identifier(target.name)
+        }.joined(separator: " UNION ALL ")
     }
 
     /// The alias and field a dotted path names, joining parents as needed.

@@ -138,15 +138,12 @@ struct OrgDescriber {
     private func describeField(_ field: OrgField, object: OrgObject) -> OrgJSONValue {
         let type = field.type
         let isDecimal = type.isNumeric && type != .int
-        let isText = type.isText || type == .id || type == .reference
+        let isText = type.hasLength
         let extraTypeInfo = field.extraTypeInfo ?? (type == .textarea ? "plaintextarea" : nil)
-        let isPermissionable =
-            field.declaredPermissionable
-            ?? ((field.isNillable || (type == .boolean && field.isUpdateable)) && field.isCreateable
-                && extraTypeInfo != "personname")
+        let isPermissionable = field.isPermissionable
         let isPolymorphic = field.referenceTo.count > 1
         let json: OrgJSONObject = [
-            "name": .string(field.name), "label": .string(field.label), "type": .string(type.rawValue),
+            "name": .string(field.name), "label": .string(field.label), "type": .string(type.wireName),
             "soapType": .string(type.soapType),
             "length": .integer(Int64(isText ? field.length : 0)),
             "byteLength": .integer(Int64(type == .id || type == .reference ? 18 : isText ? field.length * 3 : 0)),

@@ -116,15 +116,26 @@ public struct OrgField: Sendable, Equatable {
 
     /// Whether SOQL may filter on the field (describe's `filterable`): every field but a long
     /// text area (more than 255 characters), as on a real org.
-    public var isFilterable: Bool { !(type == .textarea && length > 255) }
+    public var isFilterable: Bool {
+        !(type == .textarea && length > 255) && ![.base64, .encryptedString, .anyType, .json].contains(type)
+    }
 
-    /// Whether SOQL may sort on the field (describe's `sortable`).
-    public var isSortable: Bool { isFilterable }
+    /// Whether SOQL may sort on the field (describe's `sortable`): not compound fields either (the
+    /// recorded Contact describe's `OtherAddress` is filterable, not sortable or groupable).
+    public var isSortable: Bool { isFilterable && !type.isCompound }
 
     /// Whether SOQL may group by the field (describe's `groupable`): not date-times, currency,
     /// percent, double or auto-numbers either.
     public var isGroupable: Bool {
-        isFilterable && !isAutoNumber && ![.datetime, .currency, .percent, .double].contains(type)
+        isSortable && !isAutoNumber && ![.datetime, .currency, .percent, .double, .time].contains(type)
+    }
+
+    /// Describe's `permissionable`: whether field-level security applies (optional, writable
+    /// fields; not required, system or person-name fields).
+    public var isPermissionable: Bool {
+        declaredPermissionable
+            ?? ((isNillable || (type == .boolean && isUpdateable)) && isCreateable
+                && (extraTypeInfo ?? (type == .textarea ? "plaintextarea" : nil)) != "personname")
     }
 
     /// Whether a create body must give a value.

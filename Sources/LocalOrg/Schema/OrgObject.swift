@@ -102,6 +102,13 @@ public struct OrgObject: Sendable, Equatable {
         }
     }
 
+    /// Removes the field named `name` (ignoring case), if any.
+    mutating func remove(fieldNamed name: String) {
+        guard let index = fieldIndex[name.lowercased()] else { return }
+        fields.remove(at: index)
+        fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name.lowercased(), $0) })
+    }
+
     /// Describe's `mruEnabled`.
     public var isMRUEnabled: Bool { declaredMRUEnabled ?? isWritable }
 

@@ -106,6 +106,7 @@ enum OrgSchemaCoding {
         if !schema.briefcases.isEmpty { root["briefcases"] = .array(schema.briefcases.map(encode)) }
         if !schema.endpoints.isEmpty { root["endpoints"] = .array(schema.endpoints.map(\.json)) }
         if !schema.layouts.isEmpty { root["layouts"] = .array(schema.layouts.map(\.json)) }
+        encodeUsers(schema, into: &root)
         return .object(root)
     }
 
@@ -165,7 +166,7 @@ enum OrgSchemaCoding {
 
     private static func encode(_ field: OrgField) -> OrgJSONValue {
         var json: OrgJSONObject = [
-            "name": .string(field.name), "type": .string(field.type.rawValue), "label": .string(field.label),
+            "name": .string(field.name), "type": .string(field.type.wireName), "label": .string(field.label),
             "length": .integer(Int64(field.length)), "nillable": .bool(field.isNillable),
             "externalId": .bool(field.isExternalID), "unique": .bool(field.isUnique),
             "createable": .bool(field.isCreateable), "updateable": .bool(field.isUpdateable),
@@ -199,10 +200,12 @@ enum OrgSchemaCoding {
             throw OrgError.invalidInput("\(source): expected an object with an \"objects\" array")
         }
         if let unknown = root.keys.first(where: {
-            !["objects", "briefcases", "mode", "endpoints", "layouts"].contains($0)
+            !["objects", "briefcases", "mode", "endpoints", "layouts", "profiles", "permissionSets", "users"]
+                .contains($0)
         }) {
             throw OrgError.invalidInput(
-                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects', 'briefcases', 'endpoints' and 'layouts'"
+                "\(source): unknown key '\(unknown)'; expected 'mode', 'objects', 'briefcases', 'endpoints', "
+                    + "'layouts', 'profiles', 'permissionSets' and 'users'"
             )
         }
         let exact: Bool
@@ -265,6 +268,7 @@ enum OrgSchemaCoding {
                 try OrgDeclaredLayout.decode(entry, schema: schema, location: "\(source): layouts[\(position)]")
             }
         }
+        try decodeUsers(root, into: &schema, source: source)
         return schema
     }
 
@@ -437,7 +441,7 @@ enum OrgSchemaCoding {
         let reader2 = Reader(json: json, location: "\(objectHere) field '\(name)'")
         let typeName = try reader2.requiredString("type")
         guard let type = OrgFieldType(rawValue: typeName.lowercased()), type != .id || name == "Id" else {
-            let expected = OrgFieldType.allCases.filter { $0 != .id }.map(\.rawValue).joined(separator: ", ")
+            let expected = OrgFieldType.allCases.filter { $0 != .id }.map(\.wireName).joined(separator: ", ")
             throw reader2.failure("unknown type '\(typeName)'; expected one of \(expected)")
         }
         var referenceTo: [String] = []
@@ -499,6 +503,11 @@ enum OrgSchemaCoding {
         field.scale = try reader2.integer("scale")
         field.isAutoNumber = try reader2.bool("autoNumber") ?? false
         field.declaredPermissionable = try reader2.bool("permissionable")
+        if type.isCompound {
+            // Compound fields are read-only through the API: their components are written.
+            field.isCreateable = false
+            field.isUpdateable = false
+        }
         if field.isRestrictedPicklist, ![.picklist, .multipicklist].contains(type) {
             throw reader2.failure("\"restrictedPicklist\" is for picklist and multipicklist fields")
         }
@@ -526,7 +535,7 @@ enum OrgSchemaCoding {
     }
 
     /// Typed access to one JSON object of the schema document, with located errors.
-    private struct Reader {
+    struct Reader {
         let json: OrgJSONObject
         let location: String
 
@@ -572,7 +581,8 @@ enum OrgSchemaCoding {
         func integer(_ key: String) throws -> Int? {
             switch json[key] {
             case nil, .null?: return nil
-            case .integer(let value)? where value >= 0 && value < 1_000_000: return Int(value)
+            // Lengths reach 32,000,000 (base64 bodies); nothing in a schema file is larger.
+            case .integer(let value)? where value >= 0 && value <= 100_000_000: return Int(value)
             default: throw failure("\"\(key)\" must be a non-negative integer")
             }
         }

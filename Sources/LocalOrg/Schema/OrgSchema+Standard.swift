@@ -1,10 +1,12 @@
 extension OrgSchema {
-    /// The built-in standard objects: Account, Contact, Lead, Opportunity, Case, Task, User,
-    /// Organization and RecordType, with their usual fields, labels, key prefixes, relationships and
+    /// The built-in standard objects: Account, Contact, Lead, Opportunity, Case, Task, Event, User,
+    /// Group (queues and public groups), QueueSobject (the objects a queue may own), Organization
+    /// and RecordType, with their usual fields, labels, key prefixes, relationships and
     /// the delete rules of a real org: deleting an Account deletes its Contacts and Opportunities and
     /// is refused while it has Cases or closed-won Opportunities; activities go with their records.
     public static let standard = OrgSchema(objects: [
-        account, contact, lead, opportunity, caseObject, task, user, organization, recordType,
+        account, contact, lead, opportunity, caseObject, task, event, user, group, queueSobject, organization,
+        recordType,
     ])
 
     /// The objects the local org itself needs (record owners, its own record, record types), added
@@ -49,12 +51,13 @@ extension OrgSchema {
         ]
     }
 
-    /// The owners real describes list that the local org does not serve (`Group`: queues).
+    /// The owners real describes list that a schema may leave out (`Group`: queues, in an
+    /// exact-mode schema without it).
     static let unservedOwners: Set<String> = ["Group"]
 
     /// `OwnerId`, writable and defaulted to the org's user. Objects whose records queues may own
-    /// (Lead, Case, Task) point it at `[Group, User]`, as real describes do; the local org serves
-    /// no Group, so the lookup takes users and `Owner.` paths reach User.
+    /// (Lead, Case, Task) point it at `[Group, User]`, as real describes do: a queue (a `Group` of
+    /// type `Queue`) may own them, and `Owner.` paths reach either (the polymorphic `Name` fields).
     static func ownerField(queues: Bool = false) -> OrgField {
         OrgField(
             name: "OwnerId",
@@ -407,6 +410,59 @@ extension OrgSchema {
             defaulted(OrgField(name: "Priority", type: .picklist), "Normal"),
             longText(),
             readOnly(defaulted(OrgField(name: "IsClosed", label: "Closed", type: .boolean), false)),
+        ]
+    )
+
+    /// Event: the calendar activity, with Task's polymorphic `WhoId` and `WhatId` (the `What`
+    /// types the local org serves) and `Events` child relationships, as the recorded describe.
+    private static let event = standardObject(
+        OrgObject(
+            name: "Event",
+            keyPrefix: "00U",
+            fields: systemFields() + [
+                ownerField(),
+                lookup("WhoId", to: ["Contact", "Lead"], relationship: "Who", children: "Events", cascade: true),
+                lookup(
+                    "WhatId",
+                    to: ["Account", "Opportunity", "Case"],
+                    relationship: "What",
+                    children: "Events",
+                    cascade: true
+                ),
+                OrgField(name: "Subject", type: .picklist),
+                OrgField(name: "StartDateTime", label: "Start Date Time", type: .datetime),
+                OrgField(name: "EndDateTime", label: "End Date Time", type: .datetime),
+                OrgField(name: "Location", type: .string, length: 255),
+                longText(),
+            ]
+        ),
+        mergeable: true
+    )
+
+    /// Group: queues (`Type` `Queue`) and public groups (`Regular`); a queue is matched across orgs
+    /// by its `DeveloperName`.
+    private static let group = OrgObject(
+        name: "Group",
+        keyPrefix: "00G",
+        fields: systemFields(idLabel: "Group ID") + [
+            OrgField(name: "Name", type: .string, length: 40, isNillable: false),
+            idLookup(OrgField(name: "DeveloperName", label: "Developer Name", type: .string, length: 80)),
+            defaulted(OrgField(name: "Type", type: .picklist, length: 40), "Regular"),
+            OrgField(name: "Email", type: .email, length: 255),
+        ]
+    )
+
+    /// QueueSobject: one row per object a queue may own records of.
+    private static let queueSobject = OrgObject(
+        name: "QueueSobject",
+        keyPrefix: "03g",
+        fields: systemFields(idLabel: "Queue Sobject ID") + [
+            {
+                var field = lookup("QueueId", label: "Group ID", to: ["Group"], relationship: "Queue", children: nil)
+                field.isNillable = false
+                return field
+            }(),
+            OrgField(name: "SobjectType", label: "Sobject Type", type: .picklist, length: 40, isNillable: false),
         ]
     )
 

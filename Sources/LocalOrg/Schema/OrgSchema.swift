@@ -16,6 +16,19 @@ public struct OrgSchema: Sendable, Equatable {
     public var endpoints: [OrgCustomEndpoint] = []
     /// Record layouts served as declared by the UI API (none by default: layouts are derived).
     public var layouts: [OrgDeclaredLayout] = []
+    /// The profiles restricted users are given (none by default; see ``OrgUser``).
+    public var profiles: [OrgPermissionSet] = []
+    /// The permission sets restricted users are given (none by default).
+    public var permissionSets: [OrgPermissionSet] = []
+    /// The restricted users a token may act as (none by default: every token acts as the org's
+    /// all-powerful user).
+    public var users: [OrgUser] = []
+
+    /// The declared user named `username` (usernames compare ignoring case, as Salesforce's do).
+    public func user(named username: String) -> OrgUser? {
+        let lowered = username.lowercased()
+        return users.first { $0.username.lowercased() == lowered }
+    }
 
     /// Creates a schema from objects; names are unique ignoring case (a later object replaces an earlier one).
     public init(objects: [OrgObject], briefcases: [OrgBriefcase] = []) {
@@ -44,6 +57,13 @@ public struct OrgSchema: Sendable, Equatable {
             objectIndex[object.name.lowercased()] = objects.count
             objects.append(object)
         }
+    }
+
+    /// Removes the object named `name` (ignoring case), if any.
+    mutating func remove(objectNamed name: String) {
+        guard let index = objectIndex[name.lowercased()] else { return }
+        objects.remove(at: index)
+        objectIndex = Dictionary(uniqueKeysWithValues: objects.enumerated().map { ($1.name.lowercased(), $0) })
     }
 
     /// The child relationships of `object`: every lookup elsewhere that points at it and has a child

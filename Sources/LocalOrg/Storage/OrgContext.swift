@@ -3,12 +3,71 @@ import Foundation
 /// What every operation on an open org needs besides the SQLite connection: the schema, the settings
 /// and the IDs of the org's own records.
 struct OrgContext: Sendable {
+    /// The schema as the acting user sees it (``OrgUserAccess/restrict(_:)``): what describes,
+    /// queries and writes go by.
     let schema: OrgSchema
     let configuration: OrgDatabase.Configuration
     let organizationID: String
     let userID: String
     /// Where new record IDs come from.
     let idSpace: OrgIDSpace
+    /// The whole schema, whoever acts: what the org's own rules go by (delete cascades and
+    /// restrictions, emptied lookups, default values), which run whatever the user may see.
+    let storageSchema: OrgSchema
+    /// The restricted user acting, `nil` for the org's all-powerful user.
+    let access: OrgUserAccess?
+
+    init(
+        schema: OrgSchema,
+        configuration: OrgDatabase.Configuration,
+        organizationID: String,
+        userID: String,
+        idSpace: OrgIDSpace,
+        access: OrgUserAccess? = nil
+    ) {
+        self.schema = access?.restrict(schema) ?? schema
+        self.storageSchema = schema
+        self.configuration = configuration
+        self.organizationID = organizationID
+        self.userID = userID
+        self.idSpace = idSpace
+        self.access = access
+    }
+
+    /// This context acting as `access`'s user.
+    func acting(as access: OrgUserAccess) -> OrgContext {
+        OrgContext(
+            schema: storageSchema,
+            configuration: configuration,
+            organizationID: organizationID,
+            userID: userID,
+            idSpace: idSpace,
+            access: access
+        )
+    }
+
+    /// The write operations object permissions govern.
+    enum WriteOperation {
+        case create, edit, delete
+    }
+
+    /// Refuses `operation` on `object` (as the acting user sees it) when the object does not allow
+    /// it: `INSUFFICIENT_ACCESS_OR_READONLY` when only the user's object permissions are missing,
+    /// `INVALID_TYPE_FOR_OPERATION` when the object itself takes no such write.
+    func requireWritable(_ object: OrgObject, _ operation: WriteOperation) throws {
+        func allows(_ object: OrgObject) -> Bool {
+            switch operation {
+            case .create: object.isCreateable
+            case .edit: object.isUpdateable
+            case .delete: object.isDeletable
+            }
+        }
+        guard !allows(object) else { return }
+        if access != nil, let whole = storageSchema.object(named: object.name), allows(whole) {
+            throw OrgError.insufficientAccess()
+        }
+        throw OrgError.objectNotWritable(object.name)
+    }
 
     /// The clock reading in milliseconds since 1970.
     var nowMilliseconds: Int64 { OrgDateTime.milliseconds(configuration.now()) }

@@ -116,6 +116,33 @@ public final class OrgDatabase: Sendable {
         }
     }
 
+    /// A handle on the same database acting as `base`'s org in `context` (a restricted user).
+    private init(sharing base: OrgDatabase, context: OrgContext) {
+        directory = base.directory
+        configuration = base.configuration
+        organizationID = base.organizationID
+        userID = base.userID
+        pool = base.pool
+        upgrade = base.upgrade
+        schema = context.schema
+        self.context = context
+    }
+
+    /// This org as the schema's user `username` sees it (``OrgSchema/users``): describes, queries
+    /// and writes through the returned handle follow that user's profile and permission sets.
+    /// `nil` is the org's all-powerful user (this handle). A username the schema no longer
+    /// declares sees only the objects every user reads, so a stored job or token never gains
+    /// access when the schema file changes.
+    func acting(as username: String?) -> OrgDatabase {
+        guard let username else { return self }
+        let whole = context.storageSchema
+        let access =
+            whole.user(named: username).map { OrgUserAccess(user: $0, schema: whole) }
+            ?? OrgUserAccess(nobody: username)
+        if context.access == access { return self }
+        return OrgDatabase(sharing: self, context: context.acting(as: access))
+    }
+
     // MARK: Queries
 
     /// Runs a SOQL query and returns its first page.

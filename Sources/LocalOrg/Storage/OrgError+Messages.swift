@@ -143,6 +143,29 @@ extension OrgError {
         )
     }
 
+    /// A write the acting user's object permissions do not allow (no create, edit or delete on
+    /// the object): `INSUFFICIENT_ACCESS_OR_READONLY` "insufficient access rights on object id",
+    /// the code and text real orgs give (quoted in https://agentforceaccess.com/blog/insufficient-access-rights-on-object-id
+    /// and in public REST clients' recorded error arrays). The status is 400, as for the REST API's
+    /// other write errors; the record and its fields are not named.
+    static func insufficientAccess() -> OrgError {
+        OrgError(
+            status: 400,
+            code: Code("INSUFFICIENT_ACCESS_OR_READONLY"),
+            message: "insufficient access rights on object id"
+        )
+    }
+
+    /// A Task or Event whose `WhoId` is a Lead with a `WhatId` (see `OrgWriter+Activities.swift`).
+    static func leadActivityRelated() -> OrgError {
+        OrgError(
+            status: 400,
+            code: Code("FIELD_INTEGRITY_EXCEPTION"),
+            message: "field integrity exception: WhoId, WhatId",
+            fields: ["WhoId", "WhatId"]
+        )
+    }
+
     static func objectNotWritable(_ object: String) -> OrgError {
         OrgError(
             status: 400,

@@ -88,6 +88,9 @@ enum OrgMigrator {
         .init("org-2-bulk-v1-batches") { db in
             try BulkBatchTable.migrate(db)
         },
+        .init("org-3-bulk-job-user") { db in
+            try BulkJobTable.addUsername(db)
+        },
         .init(ChangeEventLog.migrationName) { db in
             try ChangeEventLog.migrate(db)
         },

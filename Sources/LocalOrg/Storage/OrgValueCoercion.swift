@@ -19,7 +19,8 @@ enum OrgValueCoercion {
             guard case .string(let text) = value else { throw typeError(field, value, expected: "id") }
             guard let id = OrgRecordID.normalize(text) else { throw OrgError.malformedID(text, field: field.name) }
             return id.databaseValue
-        case .string, .textarea, .email, .phone, .url, .picklist, .multipicklist:
+        case .string, .textarea, .email, .phone, .url, .picklist, .multipicklist, .combobox, .encryptedString,
+            .base64, .anyType:
             let text: String
             switch value {
             case .string(let string): text = string
@@ -75,6 +76,14 @@ enum OrgValueCoercion {
                 throw typeError(field, value, expected: "datetime")
             }
             return milliseconds.databaseValue
+        case .time:
+            guard case .string(let text) = value, isTime(text) else { throw typeError(field, value, expected: "time") }
+            return text.databaseValue
+        case .json:
+            if case .string(let text) = value { return text.databaseValue }
+            return String(decoding: value.encoded(), as: UTF8.self).databaseValue
+        case .address, .location:
+            throw OrgError.notWritable([field.name])
         }
     }
 
@@ -97,6 +106,21 @@ enum OrgValueCoercion {
 
     private static func typeError(_ field: OrgField, _ value: OrgJSONValue, expected: String) -> OrgError {
         OrgError.valueType(field: field.name, expected: expected, found: value.typeName)
+    }
+
+    /// `HH:MM[:SS[.sss]]` with an optional `Z`, as the REST API writes time values (`13:30:00.000Z`).
+    private static func isTime(_ text: String) -> Bool {
+        var body = Substring(text)
+        if body.hasSuffix("Z") { body = body.dropLast() }
+        let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else { return false }
+        guard let hours = Int(parts[0]), (0..<24).contains(hours), parts[0].count == 2,
+            let minutes = Int(parts[1]), (0..<60).contains(minutes), parts[1].count == 2
+        else { return false }
+        guard parts.count == 3 else { return true }
+        let seconds = parts[2].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard seconds[0].count == 2, let whole = Int(seconds[0]), (0..<60).contains(whole) else { return false }
+        return seconds.count == 1 || (!seconds[1].isEmpty && seconds[1].allSatisfy(\.isNumber))
     }
 
     private static func isEmailAddress(_ text: String) -> Bool {

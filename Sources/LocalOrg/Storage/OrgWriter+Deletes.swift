@@ -7,15 +7,16 @@ import GRDB
 /// optional lookups of the records left pointing at a deleted one are emptied.
 extension OrgWriter {
     /// Moves a live record and everything that cascades from it to the Recycle Bin, after checking
-    /// every restriction on the whole cascade first.
-    func deleteCascading(_ object: OrgObject, row: StoredRow) throws {
+    /// every restriction on the whole cascade first. Returns the deleted records by object.
+    @discardableResult
+    func deleteCascading(_ object: OrgObject, row: StoredRow) throws -> [(object: OrgObject, ids: [String])] {
         var plan: [(object: OrgObject, ids: [String])] = [(object, [row.id])]
         var planned: Set<String> = [row.id]
         var index = 0
         while index < plan.count {
             let (parent, parentIDs) = plan[index]
             index += 1
-            for child in context.schema.objects {
+            for child in context.storageSchema.objects {
                 for field in child.fields where Self.points(field, at: parent) {
                     if field.isRestrictedDelete {
                         try refuseIfBlocked(child, field: field, parent: parent, parentIDs: parentIDs, when: [:])
@@ -50,6 +51,22 @@ extension OrgWriter {
                 arguments: [list]
             )
         }
+        return plan
+    }
+
+    /// Deletes a record and everything that cascades from it for good, bypassing the Recycle Bin,
+    /// as the Bulk APIs' `hardDelete` does: `queryAll` and the `deleted` feed no longer see them.
+    /// The same rules, refusals and emptied lookups as ``delete(_:id:)``.
+    public func hardDelete(_ object: String, id: String) throws {
+        let type = try context.recordObject(object)
+        let row = try liveRow(type, id: id)
+        try context.requireWritable(type, .delete)
+        for (deleted, ids) in try deleteCascading(type, row: row) {
+            try db.execute(
+                sql: "DELETE FROM \(OrgSQL.identifier(deleted.name)) WHERE \"Id\" IN (SELECT value FROM json_each(?))",
+                arguments: [Self.jsonList(ids)]
+            )
+        }
     }
 
     /// Empties the optional lookups of surviving records that point at the deleted ones, as a real
@@ -61,7 +78,7 @@ extension OrgWriter {
         let deleted = Self.jsonList(plan.flatMap(\.ids))
         for (parent, ids) in plan {
             let list = Self.jsonList(ids)
-            for child in context.schema.objects {
+            for child in context.storageSchema.objects {
                 for field in child.fields
                 where Self.points(field, at: parent) && field.isNillable && !field.isCascadeDelete
                     && !field.isRestrictedDelete

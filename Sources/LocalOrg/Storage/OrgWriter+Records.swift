@@ -126,10 +126,12 @@ extension OrgWriter {
         _ values: [(OrgField, DatabaseValue)],
         object: OrgObject,
         ownID: String?,
-        creating: Bool
+        creating: Bool,
+        rowID: Int64? = nil
     )
         throws
     {
+        try checkActivityLinks(values, object: object, rowID: rowID)
         let missing = values.filter { $0.1.isNull && !$0.0.isNillable && $0.0.type != .boolean }.map(\.0.name)
         if !missing.isEmpty { throw OrgError.requiredFieldsMissing(missing) }
         for (field, value) in values where field.type == .reference {
@@ -173,10 +175,12 @@ extension OrgWriter {
     /// Inserts a record after validation; returns the new ID.
     func insert(_ objectName: String, fields: OrgJSONObject, mode: Mode) throws -> String {
         let object = try context.recordObject(objectName)
-        if mode == .api, !object.isCreateable { throw OrgError.objectNotWritable(object.name) }
+        if mode == .api { try context.requireWritable(object, .create) }
         var values = try self.values(of: fields, for: object, creating: true, mode: mode, ownID: nil)
         let given = Set(values.map { $0.0.name })
-        for field in object.fields where !given.contains(field.name) && field.type != .id {
+        // Defaults fill the fields the acting user cannot see too, as on a real org.
+        let allFields = context.storageSchema.object(named: object.name)?.fields ?? object.fields
+        for field in allFields where !given.contains(field.name) && field.type != .id {
             if let value = field.defaultValue {
                 values.append((field, try OrgValueCoercion.databaseValue(value, for: field)))
             } else if field.name == "OwnerId", !context.userID.isEmpty {
@@ -213,9 +217,9 @@ extension OrgWriter {
 
     /// Applies an update body to a live row.
     func applyUpdate(_ object: OrgObject, row: StoredRow, fields: OrgJSONObject, mode: Mode) throws {
-        if mode == .api, !object.isUpdateable { throw OrgError.objectNotWritable(object.name) }
+        if mode == .api { try context.requireWritable(object, .edit) }
         var values = try self.values(of: fields, for: object, creating: false, mode: mode, ownID: row.id)
-        try checkIntegrity(values, object: object, ownID: row.id, creating: false)
+        try checkIntegrity(values, object: object, ownID: row.id, creating: false, rowID: row.rowID)
         let audit = try auditValues(given: values, creating: false)
         values.removeAll { Self.auditFields.contains($0.0.name.lowercased()) }
         let assignments = (audit.map(\.0) + values.map(\.0.name)).map { "\(OrgSQL.identifier($0)) = ?" }

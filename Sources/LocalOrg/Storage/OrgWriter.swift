@@ -76,7 +76,7 @@ public final class OrgWriter {
     public func delete(_ object: String, id: String) throws {
         let type = try context.recordObject(object)
         let row = try liveRow(type, id: id)
-        guard type.isDeletable else { throw OrgError.objectNotWritable(type.name) }
+        try context.requireWritable(type, .delete)
         try deleteCascading(type, row: row)
     }
 

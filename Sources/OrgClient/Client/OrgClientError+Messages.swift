@@ -29,6 +29,25 @@ extension OrgClientError {
         )
     }
 
+    static func invalidProxy(_ source: String, _ redactedValue: String, _ reason: String) -> OrgClientError {
+        OrgClientError(
+            code: .invalidConfiguration,
+            message: "\(source) '\(redactedValue)' is not a usable proxy: \(reason)"
+        )
+    }
+
+    static func proxyRefused(_ server: ProxySettings.Server, authenticationRequired: Bool) -> OrgClientError {
+        OrgClientError(
+            code: .connectionFailed,
+            message: authenticationRequired
+                ? "the proxy \(server) asks for credentials (407 Proxy Authentication Required): check the user "
+                    + "name and password in the proxy URL (--proxy or HTTPS_PROXY), written before its host as "
+                    + "USER:PASSWORD@ (percent-encode any '@' or ':' in them)"
+                : "the proxy \(server) refused to open a tunnel to the org: check that it allows CONNECT to the org's "
+                    + "host and port, or list the host in NO_PROXY"
+        )
+    }
+
     static func invalidAPIVersion(_ text: String) -> OrgClientError {
         OrgClientError(
             code: .invalidConfiguration,

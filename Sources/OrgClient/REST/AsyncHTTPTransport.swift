@@ -6,6 +6,9 @@ import Logging
 /// ``TransportFailure`` kinds the retry logic needs. No AsyncHTTPClient or NIO type leaves here.
 struct AsyncHTTPTransport: Sendable {
     let httpClient: HTTPClient
+    /// The proxies' clients, and which one a URL takes (``ProxySettings/server(for:)``).
+    var proxied: [ProxySettings.Server: HTTPClient] = [:]
+    var proxy: ProxySettings?
     let requestTimeout: Duration
     let maxResponseBytes: Int
     let logger: Logger
@@ -36,8 +39,10 @@ struct AsyncHTTPTransport: Sendable {
         let timeoutNanoseconds =
             requestTimeout.components.seconds * 1_000_000_000
             + requestTimeout.components.attoseconds / 1_000_000_000
+        let server = proxy?.server(for: baseURL)
+        let client = server.flatMap { proxied[$0] } ?? httpClient
         do {
-            let response = try await httpClient.execute(
+            let response = try await client.execute(
                 outgoing,
                 timeout: .nanoseconds(timeoutNanoseconds),
                 logger: Self.clientLogger(logger)
@@ -52,6 +57,9 @@ struct AsyncHTTPTransport: Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as HTTPClientError {
+            if let server, error == .proxyAuthenticationRequired || error == .invalidProxyResponse {
+                throw OrgClientError.proxyRefused(server, authenticationRequired: error == .proxyAuthenticationRequired)
+            }
             throw try Self.classify(error)
         } catch {
             throw Self.classify(other: error)

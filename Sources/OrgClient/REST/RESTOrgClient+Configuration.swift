@@ -12,6 +12,7 @@ extension RESTOrgClient {
     /// | ``accessTokenRefresher`` | `(@Sendable () async throws -> String)?` | `nil` |
     /// | ``authenticationAdvice`` | ``OrgAuthenticationAdvice``? | `nil` |
     /// | ``trustedCertificatesFile`` | `String?` | `nil`: the system's trust roots only |
+    /// | ``proxy`` | ``ProxySettings``? | `nil`: every request goes direct |
     public struct Configuration: Sendable {
         /// The org's URL, token and API version.
         public var endpoint: OrgEndpoint
@@ -38,6 +39,10 @@ extension RESTOrgClient {
         /// A PEM file of extra certificate authorities to trust (a corporate proxy's, or the one
         /// that signed the local org's `--tls-cert`), on top of the system's.
         public var trustedCertificatesFile: String?
+        /// The proxies requests go through (clients made by
+        /// ``withRESTOrgClient(configuration:logger:_:)``), chosen per request URL, so the login
+        /// host and the instance may differ in `NO_PROXY`.
+        public var proxy: ProxySettings?
 
         /// Creates a configuration; see the type's documentation for the defaults.
         public init(
@@ -49,8 +54,10 @@ extension RESTOrgClient {
             clock: any Clock<Duration> = ContinuousClock(),
             accessTokenRefresher: (@Sendable () async throws -> String)? = nil,
             authenticationAdvice: OrgAuthenticationAdvice? = nil,
-            trustedCertificatesFile: String? = nil
+            trustedCertificatesFile: String? = nil,
+            proxy: ProxySettings? = nil
         ) {
+            self.proxy = proxy
             self.authenticationAdvice = authenticationAdvice
             self.trustedCertificatesFile = trustedCertificatesFile
             self.endpoint = endpoint

@@ -41,9 +41,16 @@ public struct RESTOrgClient: OrgClient {
 
     /// Creates a client on an HTTP client the caller owns and shuts down (for example one set up
     /// to trust the local org's self-signed certificate).
-    package init(httpClient: HTTPClient, configuration: Configuration, logger: Logger) {
+    package init(
+        httpClient: HTTPClient,
+        proxied: [ProxySettings.Server: HTTPClient] = [:],
+        configuration: Configuration,
+        logger: Logger
+    ) {
         let transport = AsyncHTTPTransport(
             httpClient: httpClient,
+            proxied: proxied,
+            proxy: configuration.proxy,
             requestTimeout: configuration.requestTimeout,
             maxResponseBytes: configuration.maxResponseBytes,
             logger: logger
@@ -113,14 +120,34 @@ public func withRESTOrgClient<Result>(
         httpConfiguration.tlsConfiguration = tls
     }
     let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
-    let client = RESTOrgClient(httpClient: httpClient, configuration: configuration, logger: logger)
+    // One client per proxy, on the same settings: AsyncHTTPClient takes its proxy per client.
+    var proxied: [ProxySettings.Server: HTTPClient] = [:]
+    for server in [configuration.proxy?.https, configuration.proxy?.http].compactMap({ $0 })
+    where proxied[server] == nil {
+        var proxiedConfiguration = httpConfiguration
+        switch server.kind {
+        case .http:
+            let authorization = server.username.map {
+                HTTPClient.Authorization.basic(username: $0, password: server.password ?? "")
+            }
+            proxiedConfiguration.proxy = .server(host: server.host, port: server.port, authorization: authorization)
+        case .socks5:
+            proxiedConfiguration.proxy = .socksServer(host: server.host, port: server.port)
+        }
+        proxied[server] = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: proxiedConfiguration
+        )
+    }
+    let clients = [httpClient] + Array(proxied.values)
+    let client = RESTOrgClient(httpClient: httpClient, proxied: proxied, configuration: configuration, logger: logger)
     let result: Result
     do {
         result = try await body(client)
     } catch {
-        try? await httpClient.shutdown()
+        for client in clients { try? await client.shutdown() }
         throw error
     }
-    try await httpClient.shutdown()
+    for client in clients { try await client.shutdown() }
     return result
 }

@@ -26,6 +26,11 @@ extension DirectPageUpsert {
         /// Per record with a stored entry: bit `i` set when index column `i` already holds the
         /// value the record would write (the update leaves that column, and its SQL index, alone).
         private var unchanged: [UInt64] = []
+        /// Per record with a clean stored entry: whether that entry's document is exactly the one
+        /// the write would store but for its `_soupLastModifiedDate` (the record came again,
+        /// unchanged: a tie-safe resync re-reads the records at its watermark). It is not
+        /// rewritten, and counted as unchanged rather than updated.
+        private var sameDocument: [Bool] = []
 
         init(
             upsert: DirectPageUpsert,
@@ -169,7 +174,7 @@ extension DirectPageUpsert {
             let isLocalSQL = ControlFields.predicate(ControlFields.local, is: true, in: layout, table: "t")
             // The stored index columns come along (from the one matching row when there is one),
             // so the update can leave the columns whose value does not change.
-            let storedColumns = plan.columns.map { ", t.\($0.index.columnName)" }.joined()
+            let storedColumns = plan.columns.map { ", t.\($0.index.columnName)" }.joined() + ", t.soup"
             let probe = try RawStatement(
                 db,
                 sql: """
@@ -181,6 +186,9 @@ extension DirectPageUpsert {
             existing = Array(repeating: nil, count: count)
             isLocal = Array(repeating: false, count: count)
             unchanged = Array(repeating: 0, count: count)
+            sameDocument = Array(repeating: false, count: count)
+            let documentColumn = Int32(plan.columns.count + 3)
+            var document = DocumentBuilder(syncID: upsert.syncID, now: now)
             for record in 0..<count where isLast[record] {
                 let key = keys[record]
                 // An integer key of more than 18 digits is compared as text (SQLite applies the
@@ -206,6 +214,15 @@ extension DirectPageUpsert {
                         mask |= 1 << UInt64(column)
                     }
                     unchanged[record] = mask
+                    if !isLocal[record], let stored = probe.text(column: documentColumn) {
+                        let span = scan.records[record]
+                        sameDocument[record] = document.matches(
+                            stored,
+                            record: UnsafeBufferPointer(start: base + span.start, count: span.end - span.start),
+                            isEmpty: span.isEmptyObject,
+                            entryID: id
+                        )
+                    }
                 }
             }
             return true
@@ -226,7 +243,11 @@ extension DirectPageUpsert {
                 }
                 kept[record] = true
                 if let id = existing[record] {
-                    result.updated += 1
+                    if sameDocument[record] {
+                        result.unchanged += 1
+                    } else {
+                        result.updated += 1
+                    }
                     highestExisting = max(highestExisting, id)
                 } else {
                     result.inserted += 1
@@ -260,7 +281,7 @@ extension DirectPageUpsert {
                 // One statement per set of columns that change: an UPDATE assigning a column
                 // rewrites its index entry even when the value is the same.
                 var updates: [UInt64: (statement: RawStatement, columns: [Int])] = [:]
-                for record in 0..<count where kept[record] {
+                for record in 0..<count where kept[record] && !sameDocument[record] {
                     guard let id = existing[record] else { continue }
                     let mask = unchanged[record]
                     if updates[mask] == nil {
@@ -436,6 +457,34 @@ extension DirectPageUpsert {
                 try body(start, bytes.count)
             }
         }
+
+        /// Whether `stored` is the document ``build(record:isEmpty:entryID:_:)`` makes of `record`
+        /// as entry `entryID`, whatever its `_soupLastModifiedDate` (digits, then the closing brace).
+        mutating func matches(
+            _ stored: UnsafeBufferPointer<UInt8>,
+            record: UnsafeBufferPointer<UInt8>,
+            isEmpty: Bool,
+            entryID: Int64
+        ) -> Bool {
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: record.dropLast()))
+            if !isEmpty { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(contentsOf: suffix)
+            Self.appendDecimal(entryID, to: &buffer)
+            buffer.append(contentsOf: Self.stampKey)
+            guard stored.count > buffer.count + 1, stored.last == UInt8(ascii: "}") else { return false }
+            let same = buffer.withUnsafeBufferPointer { prefix in
+                guard let start = prefix.baseAddress, let storedStart = stored.baseAddress else { return false }
+                return memcmp(storedStart, start, prefix.count) == 0
+            }
+            guard same else { return false }
+            return stored[buffer.count..<(stored.count - 1)].allSatisfy {
+                $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
+            }
+        }
+
+        /// What precedes the stamp's digits in a built document.
+        private static let stampKey = Array(#","_soupLastModifiedDate":"#.utf8)
 
         private static func appendDecimal(_ value: Int64, to buffer: inout [UInt8]) {
             if value < 0 {

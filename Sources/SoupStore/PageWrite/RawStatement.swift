@@ -92,5 +92,14 @@ struct RawStatement {
         return length == count && memcmp(text, pointer, count) == 0
     }
 
+    /// The bytes of a TEXT result column, valid until the statement steps or resets; `nil` for
+    /// another storage class.
+    func text(column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT, let text = sqlite3_column_text(handle, column) else {
+            return nil
+        }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

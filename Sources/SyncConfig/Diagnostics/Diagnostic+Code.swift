@@ -148,7 +148,12 @@ extension Diagnostic {
         public static let notDatetime = Code(rawValue: "not-datetime")
         /// A literal record id (a RecordType id above all) that is only valid in one org (warning).
         public static let orgSpecificID = Code(rawValue: "org-specific-id")
+        /// A sync up's `options.mask` on a field that cannot hold the masked values (a reference,
+        /// `null` on a required field, a text mask on a number, a fixed text longer than the field).
+        public static let maskNotHoldable = Code(rawValue: "mask-not-holdable")
         /// A name that exists in the org only with (or without) a namespace prefix.
         public static let namespaceMismatch = Code(rawValue: "namespace-mismatch")
+        /// A soup index whose type cannot hold the indexed field's values (warning).
+        public static let indexTypeMismatch = Code(rawValue: "index-type-mismatch")
     }
 }

@@ -41,3 +41,34 @@ public enum FieldMask: Sendable, Hashable {
         }
     }
 }
+
+extension FieldMask {
+    /// The describe types a text mask can be written to.
+    public static let textFieldTypes: Set<String> = [
+        "string", "textarea", "email", "phone", "url", "encryptedstring", "combobox",
+    ]
+
+    /// Why a field of the describe's `fieldType`, `length` (0 or `nil`: unlimited) and
+    /// requiredness cannot hold this mask's values; `nil` when it can. One rule for `syncrun
+    /// migrate` (which refuses before writing) and `syncrun org check` (which reports it).
+    public func problem(fieldType: String, length: Int?, isRequiredOnCreate: Bool) -> String? {
+        if fieldType == "reference" || fieldType == "id" {
+            return "a \(fieldType) cannot be masked (the ids are remapped, not copied)"
+        }
+        switch self {
+        case .null:
+            return isRequiredOnCreate ? "the target requires a value, so it cannot be masked as null" : nil
+        case .fixed(let text):
+            if let length, length > 0, text.count > length {
+                return "the fixed text has \(text.count) characters, the field holds \(length)"
+            }
+            return nil
+        default:
+            if !Self.textFieldTypes.contains(fieldType) { return "a \(name) mask needs a text field, not \(fieldType)" }
+            if self == .email, let length, length > 0, length < 24 {
+                return "an email mask needs at least 24 characters, the field holds \(length)"
+            }
+            return nil
+        }
+    }
+}

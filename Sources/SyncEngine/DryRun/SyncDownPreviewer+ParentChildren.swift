@@ -28,14 +28,17 @@ extension SyncDownPreviewer {
         into preview: inout SyncPreview
     ) async throws -> Bool {
         let options = trees.pageOptions(syncID: syncID ?? -1)
+        let syncID = syncID ?? Self.newSyncID
         let childOptions = PageUpsertOptions(
             externalIDPath: options.childIDPath,
             localEntries: options.localEntries,
+            syncID: syncID,
             modificationDateField: nil
         )
         let parentOptions = PageUpsertOptions(
             externalIDPath: options.parentIDPath,
             localEntries: options.localEntries,
+            syncID: syncID,
             modificationDateField: nil
         )
         let (store, childSoup, parentSoup) = (self.store, options.childSoup, options.parentSoup)

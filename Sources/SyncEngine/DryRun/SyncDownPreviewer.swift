@@ -8,6 +8,10 @@ import SyncConfig
 /// `parent_children` targets split each page as the run does first (see
 /// `SyncDownPreviewer+ParentChildren.swift`).
 struct SyncDownPreviewer: Sendable {
+    /// Stands for the id a sync that never ran gets on its first run: a new one, which no stored
+    /// entry carries yet, so no stored record is unchanged for it.
+    static let newSyncID = Int64.max
+
     let store: SoupStore
     let org: any OrgClient
     let registry: SyncStateRegistry
@@ -73,6 +77,7 @@ struct SyncDownPreviewer: Sendable {
                     let options = PageUpsertOptions(
                         externalIDPath: destination.idFieldName,
                         localEntries: localEntries,
+                        syncID: state?.id ?? Self.newSyncID,
                         modificationDateField: nil
                     )
                     preview.pages += 1
@@ -122,20 +127,22 @@ struct SyncDownPreviewer: Sendable {
 
     private static func add(_ result: PagePreviewResult, isChild: Bool, to preview: inout SyncPreview) {
         // As the run counts them: a record repeated within one page counts once.
-        preview.add(result.inserted + result.updated + result.skipped, .fetched, isChild: isChild)
+        let fetched = result.inserted + result.updated + result.skipped + result.unchanged
+        preview.add(fetched, .fetched, isChild: isChild)
         preview.add(result.inserted, .created(.local), isChild: isChild)
         preview.add(result.updated, .updated(.local), isChild: isChild)
         preview.add(result.skipped, .skippedLocallyChanged, isChild: isChild)
         for record in result.records {
-            let action: SyncPreview.Action =
-                switch record.action {
-                case .insert: .create
-                case .update: .update
-                case .skip: .skip
-                }
+            let action: SyncPreview.Action
+            switch record.action {
+            case .insert: action = .create
+            case .update: action = .update
+            case .skip: action = .skip
+            case .unchanged: continue  // nothing would change: not listed
+            }
             preview.list(.local, action, recordID: record.recordID, entryID: record.entryID, isChild: isChild)
         }
-        if result.inserted + result.updated + result.skipped > result.records.count {
+        if fetched > result.records.count {
             preview.itemsTruncated = true
         }
     }

@@ -67,7 +67,7 @@ struct PlanCommand: ParsableCommand {
             // Located errors read like the config diagnostics: FILE:LINE:COLUMN: error: message.
             guard error.location != nil else { throw CLIError(error.message) }
             StandardStreams.writeError(error.description + "\n")
-            throw ExitCode(CLIError.failureExitCode)
+            throw ExitStatus.failure.exitCode
         }
         if !onlyNames.isEmpty {
             do {

@@ -35,7 +35,7 @@ struct ValidateCommand: ParsableCommand {
             StandardStreams.write(report.text)
         }
         if loaded.hasErrors {
-            throw ExitCode(CLIError.failureExitCode)
+            throw ExitStatus.failure.exitCode
         }
     }
 }

@@ -80,10 +80,39 @@ extension ConfigOptions {
         for diagnostic in loaded.diagnostics {
             StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n")
         }
-        if loaded.hasErrors {
-            let count = loaded.errorCount
-            throw CLIError("the config has \(count) error\(count == 1 ? "" : "s"); run 'syncrun validate' for details")
-        }
+        if loaded.hasErrors { throw Self.configErrors(loaded) }
         return loaded
+    }
+
+    /// The config of a command that can work without one and never runs a target (`status`,
+    /// `store …`): when the files are named or the directory holds any, they are loaded first and
+    /// a config with errors fails like everywhere else (exit 1); `nil` when there is no config at
+    /// all. A custom target this executable has not registered is no error here: these commands
+    /// never run it (the stock `syncrun` reads the stores of a custom-targets project).
+    func loadValidIfPresent() throws -> LoadedConfig? {
+        if storeConfig == nil, syncsConfig == nil {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: configDirectory, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else { return nil }
+            let files = ConfigFiles.locate(in: URL(fileURLWithPath: configDirectory, isDirectory: true))
+            guard !files.isEmpty || !files.diagnostics.isEmpty else { return nil }
+        }
+        let loaded = try load()
+        let shown = loaded.diagnostics.filter { $0.code != .unregisteredCustomTarget }
+        for diagnostic in shown { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
+        let errors = shown.count(where: \.isError)
+        if errors > 0 { throw Self.configErrors(count: errors) }
+        return loaded
+    }
+
+    /// The error of a config that has errors (a failure, exit 1), its diagnostics already printed.
+    static func configErrors(_ loaded: LoadedConfig) -> CLIError {
+        configErrors(count: loaded.errorCount)
+    }
+
+    /// The error of a config with `count` errors (a failure, exit 1), its diagnostics already printed.
+    static func configErrors(count: Int) -> CLIError {
+        CLIError("the config has \(count) error\(count == 1 ? "" : "s"); run 'syncrun validate' for details")
     }
 }

@@ -9,20 +9,20 @@ struct ProjectContext {
 
     /// Loads the project file of `directory`, if it has one; its warnings go to standard error.
     ///
-    /// - Throws: ``CLIError`` (usage) with the file's errors (each printed with its position).
+    /// - Throws: ``CLIError`` (failure: a config error) with the file's errors (each printed with its position).
     static func load(configDirectory directory: String) throws -> ProjectContext? {
         guard let url = ProjectFile.locate(in: URL(fileURLWithPath: directory, isDirectory: true)) else { return nil }
         let loaded: LoadedProjectFile
         do {
             loaded = try ConfigLoader().loadProjectFile(url)
         } catch let error as SyncConfigError {
-            throw CLIError.usage(error.message)
+            throw CLIError(error.message)
         }
         for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
         guard let project = loaded.project else {
             let count = loaded.diagnostics.count { $0.isError }
             let errors = count == 1 ? "1 error; fix it" : "\(count) errors; fix them"
-            throw CLIError.usage("the project file '\(url.path)' has \(errors) and run again")
+            throw CLIError("the project file '\(url.path)' has \(errors) and run again")
         }
         return ProjectContext(project: project)
     }

@@ -1,26 +1,27 @@
 /// An error the CLI reports as one line on standard error, followed by an exit status.
 ///
 /// Library errors are converted to this at the command layer; the message already says what is
-/// wrong, where, and what to do.
+/// wrong, where, and what to do. The status is one of ``ExitStatus``'s contract.
 struct CLIError: Error, CustomStringConvertible {
-    /// Exit status for a failure (config errors, failed syncs).
-    static let failureExitCode: Int32 = 1
-    /// Exit status for usage errors (bad flags, missing files named on the command line).
-    static let usageExitCode: Int32 = 2
-
     /// The human-readable message, without the leading `error: `.
     var message: String
-    /// The process exit status.
-    var exitCode: Int32
+    /// The exit status (``ExitStatus``).
+    var status: ExitStatus
 
-    init(_ message: String, exitCode: Int32 = CLIError.failureExitCode) {
+    /// A failure (exit status 1): a config error, a failed step, a check that found problems.
+    init(_ message: String, status: ExitStatus = .failure) {
         self.message = message
-        self.exitCode = exitCode
+        self.status = status
     }
 
-    /// A usage error (exit status 2).
+    /// A library error as a CLI error with the status ``ExitStatus/of(_:)`` gives it.
+    init(_ message: String, classifying error: any Error) {
+        self.init(message, status: ExitStatus.of(error))
+    }
+
+    /// A usage error or a refusal before anything ran (exit status 2).
     static func usage(_ message: String) -> CLIError {
-        CLIError(message, exitCode: usageExitCode)
+        CLIError(message, status: .usage)
     }
 
     var description: String { message }

@@ -69,7 +69,7 @@ public struct LocalOrgServerLauncher: LocalOrgLaunching {
                     }
                     throw error
                 }
-                notes.append("seeded a new local org in \(directory): \(report.total) record(s)")
+                notes.append("seeded a new local org in \(directory): \(Count.of(report.total, "record"))")
             }
             let faults = FaultConfiguration(
                 failureRate: settings.failRate,

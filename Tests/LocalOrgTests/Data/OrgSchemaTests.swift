@@ -85,7 +85,7 @@ struct OrgSchemaTests {
     @Test(arguments: [
         (
             #"{"objects": [{"name": "Thing__c", "fields": [{"name": "X__c", "type": "strng"}]}]}"#,
-            "schema.json: object 'Thing__c' field 'X__c': unknown type 'strng'; expected one of string, textarea, email, phone, url, picklist, multipicklist, boolean, int, double, currency, percent, date, datetime, reference"
+            "schema.json: object 'Thing__c' field 'X__c': unknown type 'strng'; expected one of string, textarea, email, phone, url, picklist, multipicklist, boolean, int, double, currency, percent, date, datetime, reference, combobox, encryptedstring, base64, time, anyType, json, address, location"
         ),
         (
             #"{"objects": [{"name": "Thing__c", "fieldz": []}]}"#,

@@ -39,7 +39,8 @@ struct OrgUpgradeTests {
             let database = try OrgDatabase(directory: org)
             #expect(database.upgrade.isUpgrade)
             let allSteps = [
-                "org-1-bookkeeping-cursors-recent-bulk", "org-2-bulk-v1-batches", "org-3-change-events",
+                "org-1-bookkeeping-cursors-recent-bulk", "org-2-bulk-v1-batches", "org-3-bulk-job-user",
+                "org-4-change-events",
             ]
             #expect(database.upgrade.appliedSteps == allSteps)
             #expect(try steps(path) == allSteps)

@@ -95,16 +95,16 @@ struct ParentChildrenPreviewTests {
             let requests = try harness.expectNothingWritten(since: baseline)
             #expect(requests.allSatisfy { $0.method == "GET" })
             #expect(preview.isIncremental && preview.maxTimeStamp == first.maxTimeStamp)
-            // B's tree is updated; A's and C's are left whole.
-            #expect(preview.local == SyncPreview.Changes(updated: 3))
-            #expect(preview.children.local == SyncPreview.Changes(updated: 2))
+            // B's tree is updated (B-2 comes exactly as stored: unchanged); A's and C's are left whole.
+            #expect(preview.local == SyncPreview.Changes(updated: 2))
+            #expect(preview.children.local == SyncPreview.Changes(updated: 1))
             #expect(preview.skippedLocallyChanged == 6)
             #expect(preview.children.skippedLocallyChanged == 4)
             #expect(preview.parentsProtectedByChildren == 1)
             #expect(recordIDs(preview, .skip, children: false) == [accountA, accountC])
             #expect(recordIDs(preview, .skip, children: true) == Set(contactsA + contactsC))
             #expect(recordIDs(preview, .update, children: false) == [accountB])
-            #expect(recordIDs(preview, .update, children: true) == Set(contactsB))
+            #expect(recordIDs(preview, .update, children: true) == [contactsB[0]])
             #expect(preview.items.filter { $0.action == .skip }.allSatisfy { $0.entryID != nil })
 
             let contactsBefore = try contactStamps(harness)
@@ -153,12 +153,14 @@ struct ParentChildrenPreviewTests {
             #expect(queries.contains { $0.contains("IN (SELECT AccountId FROM Contact WHERE LastModifiedDate >= ") })
             #expect(preview.isIncremental && preview.maxTimeStamp == first.maxTimeStamp)
             // B and C through the second query, each with its changed children only: the watermark is
-            // the latest child's date (C-2, re-read at it), not C's (issue 19 item 1).
-            #expect(preview.local == SyncPreview.Changes(created: 1, updated: 4))
-            #expect(preview.children.local == SyncPreview.Changes(created: 1, updated: 2))
+            // the latest child's date (C-2, re-read at it), not C's (issue 19 item 1). B, C and C-2
+            // come exactly as stored: fetched, not written.
+            #expect(preview.local == SyncPreview.Changes(created: 1, updated: 1))
+            #expect(preview.children.local == SyncPreview.Changes(created: 1, updated: 1))
+            #expect(preview.fetched == 5 && preview.children.fetched == 3)
             #expect(recordIDs(preview, .create, children: true) == [added])
-            #expect(recordIDs(preview, .update, children: true) == [trees[1].1[0], trees[2].1[1]])
-            #expect(recordIDs(preview, .update, children: false) == [trees[1].0, trees[2].0])
+            #expect(recordIDs(preview, .update, children: true) == [trees[1].1[0]])
+            #expect(recordIDs(preview, .update, children: false).isEmpty)
 
             let contactsBefore = try contactStamps(harness)
             let summary = try await engine.syncDown(definition)
@@ -199,7 +201,9 @@ struct ParentChildrenPreviewTests {
             let protected = try await engine.preview(definition, operation: .syncDown, full: true)
             let servedToProtected = org.servedChildPages - servedBefore
             #expect(servedToProtected == 4)
-            #expect(protected.children.local == SyncPreview.Changes(updated: 10))
+            // Nothing changed on the org: every child followed comes exactly as stored.
+            #expect(protected.children.local == SyncPreview.Changes())
+            #expect(protected.children.fetched == 12)
             #expect(protected.children.skippedLocallyChanged == 2)  // B's inline children
             #expect(protected.parentsProtectedByChildren == 1)
             let contactsBefore = try contactStamps(harness)

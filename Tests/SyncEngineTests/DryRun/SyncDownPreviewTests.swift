@@ -83,7 +83,9 @@ struct SyncDownPreviewTests {
             // `full` ignores the watermark, as the run does.
             let full = try await engine.preview(definition, operation: .syncDown, full: true)
             #expect(!full.isIncremental)
-            #expect(full.local == SyncPreview.Changes(updated: 5))
+            // Everything was just synced: the five records come again exactly as stored.
+            #expect(full.local == SyncPreview.Changes())
+            #expect(full.fetched == 5)
         }
     }
 
@@ -100,7 +102,9 @@ struct SyncDownPreviewTests {
 
             try harness.expectNothingWritten(since: baseline)
             #expect(preview.skippedLocallyChanged == 1)
-            #expect(preview.local == SyncPreview.Changes(updated: 2))
+            // The two clean records come exactly as stored: nothing to write.
+            #expect(preview.local == SyncPreview.Changes())
+            #expect(preview.fetched == 3)
             let skipped = try #require(preview.items.first { $0.action == .skip })
             #expect(skipped.recordID == ids[1])
             #expect(skipped.side == .local)
@@ -109,6 +113,7 @@ struct SyncDownPreviewTests {
             let summary = try await engine.syncDown(definition, full: true)
             #expect(summary.skippedLocallyChanged == preview.skippedLocallyChanged)
             #expect(summary.saved == preview.local.updated)
+            #expect(summary.unchanged == 2)
             #expect(try harness.storedNames() == ["A1", "A2 (edited here)", "A3"])
         }
     }

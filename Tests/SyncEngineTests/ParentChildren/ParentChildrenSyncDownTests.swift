@@ -95,8 +95,9 @@ struct ParentChildrenSyncDownTests {
             let resync = try await engine.syncDown(definition)
 
             #expect(resync.status == .done)
-            // The two parents of the changed children, with only those children.
-            #expect(resync.saved == 2)
+            // The two parents of the changed children, with only those children; the parents
+            // themselves come exactly as stored (the summary counts parents).
+            #expect(resync.fetched == 2 && resync.unchanged == 2 && resync.saved == 0)
             let lastNames = try harness.storedValuesByID("LastName", in: "contacts")
             #expect(lastNames[trees[1].1[0]] == .text("B-1 server"))
             #expect(lastNames[added] == .text("C-3"))
@@ -119,8 +120,9 @@ struct ParentChildrenSyncDownTests {
             let resync = try await engine.syncDown(definition)
 
             #expect(resync.status == .done)
-            // C, and B again: it carries exactly the watermark (`>=`, docs/sync-engine.md).
-            #expect(resync.saved == 2)
+            // C, and B again: it carries exactly the watermark (`>=`, docs/sync-engine.md), and
+            // comes exactly as stored: unchanged, not saved.
+            #expect(resync.fetched == 2 && resync.saved == 1 && resync.unchanged == 1)
             #expect(try harness.storedNames() == ["A", "B", "C"])
         }
     }

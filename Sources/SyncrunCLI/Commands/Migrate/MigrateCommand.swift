@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONCore
 import Migration
 import OrgAccess
 import OrgClient
@@ -42,7 +43,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
             Output: progress on a terminal, JSON lines otherwise (or with --format json), then the \
             report. Exit status: 0 every record migrated; 1 some record failed (the rest is done) or a \
-            run failed (continue with --resume); 2 usage, config or org errors (nothing written).
+            run failed (continue with --resume), or config errors; 2 usage errors, an org that cannot be \
+            resolved, a migration refused for safety (nothing written).
             """
     )
 
@@ -97,6 +99,16 @@ struct MigrateCommand: AsyncParsableCommand {
     )
     var allowDuplicates = false
 
+    @Flag(
+        help: """
+            Delete in the target the records an earlier run of this pair created or matched (the journal's id map) \
+            that the source no longer returns (deleted there, or outside the sync downs' queries now), children \
+            before parents, once everything else is written. Never deletes a record no migration brought. With \
+            --dry-run, lists them.
+            """
+    )
+    var deleteMissing = false
+
     @Option(
         help: ArgumentHelp(
             "The secret the sync ups' masks (options.mask) are keyed with: the same secret masks the same way in any "
@@ -114,6 +126,15 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @Option(help: "Output format.") var format: SyncOutputFormat = .text
 
+    @Option(
+        help: ArgumentHelp(
+            "An HTTP proxy for both orgs, http://[USER:PASSWORD@]HOST:PORT (default: $HTTPS_PROXY / "
+                + "$HTTP_PROXY; hosts in $NO_PROXY go direct). Credentials are never printed.",
+            valueName: "url"
+        )
+    )
+    var proxy: String?
+
     func validate() throws {
         if dryRun, resume { throw ValidationError("--dry-run and --resume cannot be combined") }
     }
@@ -123,9 +144,17 @@ struct MigrateCommand: AsyncParsableCommand {
         let loaded = try config.load()
         for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
         if loaded.hasErrors {
-            throw CLIError.usage("the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details")
+            throw ConfigOptions.configErrors(loaded)
         }
         guard let syncs = loaded.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
+        let ups = syncs.syncs.filter { $0.type == .syncUp }.map(\.name)
+        for name in only where !ups.contains(name) {
+            throw CLIError.usage(
+                "--only '\(JSONWriter.terminalSafe(name))' is not a sync up of the config"
+                    + NameSuggestion.clause(for: name, among: ups)
+                    + "; the sync ups are: \(ups.map(JSONWriter.terminalSafe).joined(separator: ", "))"
+            )
+        }
         let sources: MigrationSources
         do {
             sources = try MigrationSources(config: syncs, only: only)
@@ -135,7 +164,9 @@ struct MigrateCommand: AsyncParsableCommand {
         let project = try ProjectContext.load(configDirectory: config.configDirectory)
         let environment = ProcessInfo.processInfo.environment
         let resolver = project?.resolver(environment: environment) ?? OrgResolver(environment: environment)
-        let (fromDefinition, toDefinition) = try await OrgAccessErrors.converting {
+        let hints = [from, to].map { OrgOptions.projectOrgHint(for: $0, project: project) }
+        let hint: String = hints.first(where: { !$0.isEmpty }) ?? ""
+        let (fromDefinition, toDefinition) = try await OrgAccessErrors.converting(hint: hint) {
             (
                 try resolver.resolve(from, flags: .init(accessToken: fromAccessToken, apiVersion: apiVersion)),
                 try resolver.resolve(to, flags: .init(accessToken: toAccessToken, apiVersion: apiVersion))
@@ -146,6 +177,7 @@ struct MigrateCommand: AsyncParsableCommand {
             environment: environment,
             trustedCertificatesFile: caFile,
             localOrgLauncher: LocalOrgServerLauncher(),
+            proxy: try OrgOptions.proxySettings(flag: proxy, environment: environment),
             logger: CLILogging.logger
         )
         let options = MigrationSession.Options(
@@ -155,7 +187,7 @@ struct MigrateCommand: AsyncParsableCommand {
             dryRun: dryRun,
             logger: CLILogging.logger
         )
-        let report = try await SessionErrors.converting {
+        let report = try await SessionErrors.converting(hint: hint) {
             do {
                 return try await MigrationSession.with(
                     from: fromDefinition,
@@ -165,7 +197,7 @@ struct MigrateCommand: AsyncParsableCommand {
                     notify: StandardStreams.notify
                 ) { session in try await migrate(loaded, sources: sources, session: session) }
             } catch let error as MigrationError {
-                throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
+                throw CLIError(error.message, classifying: error)
             }
         }
         if let junit {
@@ -182,7 +214,8 @@ struct MigrateCommand: AsyncParsableCommand {
         if !report.isClean {
             let failed = report.objects.reduce(0) { $0 + $1.failed }
             throw CLIError(
-                "\(failed) record(s) \(dryRun ? "would fail" : "failed") and \(dryRun ? "would be" : "were") left out "
+                "\(Count.of(failed, "record")) \(dryRun ? "would fail" : "failed") and "
+                    + "\(dryRun ? "would be" : failed == 1 ? "was" : "were") left out "
                     + "(the report lists them); fix them and run again"
             )
         }
@@ -217,14 +250,17 @@ struct MigrateCommand: AsyncParsableCommand {
                         resume: resume,
                         strict: strict,
                         allowDuplicates: allowDuplicates,
-                        maskSecret: maskSecret
+                        maskSecret: maskSecret,
+                        deleteMissing: deleteMissing
                     ),
                     stop: stop,
                     events: events
-                ) { progress in MigrateReportRenderer.renderProgress(progress, asJSON: asJSON) }
+                ) { [dryRun] progress in
+                    MigrateReportRenderer.renderProgress(progress, asJSON: asJSON, dryRun: dryRun)
+                }
             }
         } catch let error as MigrationError {
-            throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
+            throw CLIError(error.message, classifying: error)
         } catch let error as OrgClientError {
             throw CLIError(
                 "the migration stopped: \(error.message); what was written is recorded, run again with --resume"
@@ -236,7 +272,7 @@ struct MigrateCommand: AsyncParsableCommand {
         if let idMap {
             do {
                 let count = try IDMapExport.write(MigrationBooks(journal: session.migrator.journal), toFile: idMap)
-                if !asJSON { StandardStreams.writeError("id map: \(count) record(s) written to \(idMap)\n") }
+                if !asJSON { StandardStreams.writeError("id map: \(Count.of(count, "record")) written to \(idMap)\n") }
             } catch let error as MigrationError {
                 throw CLIError(error.message)
             }
@@ -249,18 +285,21 @@ struct MigrateCommand: AsyncParsableCommand {
 struct MigrateReportRenderer {
     let asJSON: Bool
 
-    static func renderProgress(_ progress: MigrationProgress, asJSON: Bool) {
+    /// One batch's progress. A dry run's phases are named as dry runs (`"phase":"dry-run-write"`,
+    /// `dry-run-references`): nothing is written, and a reader of the events must not think so.
+    static func renderProgress(_ progress: MigrationProgress, asJSON: Bool, dryRun: Bool = false) {
+        let phase = (dryRun ? "dry-run-" : "") + progress.phase.rawValue
         if asJSON {
             let line = ProgressLine(
                 sobject: progress.sobject,
-                phase: progress.phase.rawValue,
+                phase: phase,
                 done: progress.done,
                 total: progress.total
             )
             Self.writeLine(line)
         } else {
             StandardStreams.write(
-                "\r\(progress.sobject) (\(progress.phase.rawValue)): \(progress.done)/\(progress.total)"
+                "\r\(progress.sobject) (\(phase)): \(progress.done)/\(progress.total)"
                     + (progress.done >= progress.total ? "\n" : "")
             )
         }
@@ -272,12 +311,13 @@ struct MigrateReportRenderer {
             return
         }
         var rows = [["object", "read", "created", "updated", "unchanged", "failed"]]
+        if report.deletesMissing { rows[0].append("deleted") }
         for object in report.objects {
             rows.append(
                 [
                     object.sobject + (object.isWritten ? "" : " (read only)"), String(object.read),
                     String(object.created), String(object.updated), String(object.unchanged), String(object.failed),
-                ]
+                ] + (report.deletesMissing ? [String(object.deleted)] : [])
             )
         }
         var text = "\n"
@@ -292,6 +332,14 @@ struct MigrateReportRenderer {
                 text +=
                     "  \(object.sobject) \(planned.action.rawValue) \(planned.sourceID)"
                     + (planned.targetID.map { " → \($0)" } ?? "") + "\n"
+            }
+            for deletion in object.deletions.prefix(20) {
+                text +=
+                    "  \(object.sobject) \(report.isDryRun ? "delete" : "deleted") \(deletion.targetID) "
+                    + "(source \(deletion.sourceID) no longer returned)\n"
+            }
+            if object.deleted > 20 {
+                text += "\(object.sobject): … \(object.deleted - 20) more deletions (--format json)\n"
             }
         }
         for warning in report.warnings { text += "warning: \(warning)\n" }
@@ -323,7 +371,8 @@ struct MigrateReportRenderer {
         var total: Int
     }
 
-    /// The report, exactly `{"objects": [...], "warnings": [...]}` (plus `"dryRun": true` for a dry run).
+    /// The report, exactly `{"objects": [...], "warnings": [...]}` (plus `"dryRun": true` for a dry run,
+    /// and per object `"deleted"` and `"deletions": [{"sourceId", "targetId"}]` with `--delete-missing`).
     private struct ReportLine: Encodable {
         struct Object: Encodable {
             var sobject: String
@@ -333,6 +382,14 @@ struct MigrateReportRenderer {
             var unchanged: Int
             var failed: Int
             var failures: [Failure]
+            /// `--delete-missing` only.
+            var deleted: Int?
+            var deletions: [Deletion]?
+        }
+
+        struct Deletion: Encodable {
+            var sourceId: String
+            var targetId: String
         }
 
         struct Failure: Encodable {
@@ -353,7 +410,10 @@ struct MigrateReportRenderer {
                     updated: object.updated,
                     unchanged: object.unchanged,
                     failed: object.failed,
-                    failures: object.failures.map { Failure(sourceId: $0.sourceID, message: $0.message) }
+                    failures: object.failures.map { Failure(sourceId: $0.sourceID, message: $0.message) },
+                    deleted: report.deletesMissing ? object.deleted : nil,
+                    deletions: report.deletesMissing
+                        ? object.deletions.map { Deletion(sourceId: $0.sourceID, targetId: $0.targetID) } : nil
                 )
             }
             warnings = report.warnings

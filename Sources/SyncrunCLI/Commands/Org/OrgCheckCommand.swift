@@ -43,7 +43,7 @@ struct OrgCheckCommand: AsyncParsableCommand {
         )
         try OrgCheckRun.print(checked.diagnostics, format: format, files: checked.files)
         if checked.diagnostics.contains(where: \.isError) {
-            throw ExitCode(CLIError.failureExitCode)
+            throw ExitStatus.failure.exitCode
         }
     }
 }
@@ -83,7 +83,7 @@ enum OrgCheckRun {
             for diagnostic in loaded.diagnostics where diagnostic.isError {
                 StandardStreams.writeError(DiagnosticText.line(diagnostic) + "\n")
             }
-            throw CLIError.usage("the config has errors; fix them first (see 'syncrun validate')")
+            throw CLIError("the config has errors; fix them first (see 'syncrun validate')")
         }
         var maps: [String: ConfigSourceMap] = [:]
         for url in [files.userStore, files.userSyncs, files.globalStore, files.globalSyncs].compactMap({ $0 }) {

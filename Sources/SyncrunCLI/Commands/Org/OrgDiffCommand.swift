@@ -77,7 +77,7 @@ struct OrgDiffCommand: AsyncParsableCommand {
             StandardStreams.write(output)
         }
         if checked.diagnostics.contains(where: \.isError) {
-            throw ExitCode(CLIError.failureExitCode)
+            throw ExitStatus.failure.exitCode
         }
     }
 

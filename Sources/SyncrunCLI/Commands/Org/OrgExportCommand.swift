@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONCore
 import LocalOrg
 
 /// `syncrun org export`: writes a local org's records as Salesforce CLI data-tree files with a plan.
@@ -42,6 +43,15 @@ struct OrgExportCommand: AsyncParsableCommand {
         let report: OrgExportReport
         do {
             let database = try OrgDatabase(directory: URL(fileURLWithPath: data))
+            // An object name typed wrong: a usage error with a suggestion, before anything is written.
+            let names = database.schema.objects.map(\.name)
+            for object in objects where database.schema.object(named: object) == nil {
+                throw CLIError.usage(
+                    "--object '\(JSONWriter.terminalSafe(object))' is not an object of the org in '\(data)'"
+                        + NameSuggestion.clause(for: object, among: names)
+                        + "; leave --object out to export every object with records"
+                )
+            }
             report = try OrgExporter(database: database).export(objects: objects, to: URL(fileURLWithPath: output))
         } catch let error as OrgError {
             throw CLIError(error.message)
@@ -62,7 +72,8 @@ struct OrgExportCommand: AsyncParsableCommand {
             text += "wrote \(report.planFile.path)\n"
             if report.droppedReferences > 0 {
                 text +=
-                    "note: \(report.droppedReferences) lookup(s) point at records that were not exported and were left out\n"
+                    "note: \(Count.of(report.droppedReferences, "lookup")) to records that were not exported "
+                    + "\(report.droppedReferences == 1 ? "was" : "were") left out\n"
             }
             StandardStreams.write(text)
         }

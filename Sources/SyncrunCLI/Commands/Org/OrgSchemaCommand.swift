@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONCore
 import LocalOrg
 import OrgCheck
 
@@ -33,7 +34,12 @@ struct OrgSchemaPullCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated sObjects to pull instead of the config's.", valueName: "A,B"))
     var objects: String?
 
-    @Option(help: ArgumentHelp("The schema file to write.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The schema file to write: YAML when it ends in .yaml or .yml, else JSON.",
+            valueName: "file"
+        )
+    )
     var output: String
 
     func run() async throws {
@@ -50,6 +56,7 @@ struct OrgSchemaPullCommand: AsyncParsableCommand {
             project: project,
             names: names,
             alsoIfVisible: ["User", "Organization", "RecordType"],
+            typedNames: objects != nil,
             followReferences: true
         )
         let document = Data(shape.schemaFileDocument().jsonText().utf8)
@@ -59,11 +66,28 @@ struct OrgSchemaPullCommand: AsyncParsableCommand {
         } catch let error as OrgError {
             throw CLIError("the org's shape cannot be written as a schema file: \(error.message)")
         }
+        var data = schema.schemaFileData()
+        if Self.isYAML(output) {
+            // A .yaml / .yml file gets YAML: the same document, block style.
+            var text = String(decoding: data, as: UTF8.self)
+            let document = text.withUTF8 { bytes -> JSONValue? in
+                var reader = JSONReader(bytes: bytes)
+                return try? reader.readDocument()
+            }
+            guard let document else { throw CLIError("the pulled schema is not valid JSON; nothing was written") }
+            data = Data(try YAMLText.document(document).utf8)
+        }
         do {
-            try schema.schemaFileData().write(to: URL(fileURLWithPath: output))
+            try data.write(to: URL(fileURLWithPath: output))
         } catch {
             throw CLIError("cannot write '\(output)': \(error.localizedDescription)")
         }
-        StandardStreams.writeError("wrote \(shape.objects.count) objects to \(output)\n")
+        StandardStreams.writeError("wrote \(Count.of(shape.objects.count, "object")) to \(output)\n")
+    }
+
+    /// Whether `path` names a YAML file (`.yaml`, `.yml`; JSON otherwise).
+    static func isYAML(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml")
     }
 }

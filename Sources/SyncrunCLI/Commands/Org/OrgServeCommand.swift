@@ -151,6 +151,9 @@ struct OrgServeCommand: AsyncParsableCommand {
     )
     var tokenTTL: Int?
 
+    @Option(name: .long, help: ArgumentHelp("The schema file's user the tokens act as.", valueName: "username"))
+    var asUser: String?
+
     @Option(
         name: .long,
         help: ArgumentHelp("PEM certificate (chain) to serve HTTPS with; needs --tls-key.", valueName: "file")
@@ -281,6 +284,7 @@ struct OrgServeCommand: AsyncParsableCommand {
             requestLogURL: log.map { URL(fileURLWithPath: $0) }
         )
         configuration.tokenTTL = tokenTTL.map { .seconds($0) }
+        configuration.actingUser = asUser
         if let clientSecretFile {
             let secret = try readText(clientSecretFile, option: "--client-secret-file")
                 .trimmingCharacters(in: .whitespacesAndNewlines)

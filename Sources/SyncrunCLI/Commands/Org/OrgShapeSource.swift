@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 import LocalOrg
 import Logging
 import OrgCheck
@@ -31,13 +32,15 @@ enum OrgShapeSource {
     }
 
     /// The shape of a live org for `names` (and, for a name the org lacks, its namespaced or
-    /// unnamespaced form), `extraNames` the user may describe (a 404 leaves one out with a warning),
+    /// unnamespaced form; with `typedNames`, a name the org lacks in either form is a usage error
+    /// with a suggestion), `extraNames` the user may describe (a 404 leaves one out with a warning),
     /// plus the objects their reference fields point to when `followReferences`.
     static func shape(
         org options: OrgOptions,
         project: ProjectContext?,
         names: [String],
         alsoIfVisible extraNames: [String] = [],
+        typedNames: Bool = false,
         followReferences: Bool
     ) async throws -> OrgShape {
         let logger = Logger(label: "syncrun", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -53,6 +56,12 @@ enum OrgShapeSource {
                     want(name)
                     if lowered[name.lowercased()] == nil, let other = namespaceAlternative(name, among: global) {
                         want(other)
+                    } else if typedNames, lowered[name.lowercased()] == nil {
+                        // A name typed on the command line that the org lacks: say so, with a suggestion.
+                        throw CLIError.usage(
+                            "--objects: '\(JSONWriter.terminalSafe(name))' is not an object of the org"
+                                + NameSuggestion.clause(for: name, among: global) + "; nothing was written"
+                        )
                     }
                 }
                 var shape = try await describe(wanted, client: client)

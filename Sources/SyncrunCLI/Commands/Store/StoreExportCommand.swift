@@ -20,7 +20,8 @@ struct StoreExportCommand: ParsableCommand {
     @Argument(help: "The soup.") var soup: String
 
     func run() throws {
-        let store = try options.openStoreForReading()
+        let store = try options.checkConfigThenOpenForReading()
+        try StoreOptions.checkSoup(soup, in: store)
         let asArray = format == .json
         var output = BufferedOutput()
         var first = true

@@ -44,7 +44,8 @@ struct StoreImportCommand: ParsableCommand {
             throw CLIError("'\(file)' is not UTF-8 text")
         }
         let source = file == "-" ? "<stdin>" : file
-        let store = try options.openStore()
+        let store = try options.checkConfigThenOpen()
+        try StoreOptions.checkSoup(soup, in: store)
         let counts = try StoreErrors.converting {
             let entries = try EntriesText.jsonArray(from: text, source: source)
             return try store.write { try $0.upsert(entries: entries, into: soup, byExternalIDPath: externalID) }

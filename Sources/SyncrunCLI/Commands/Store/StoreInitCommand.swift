@@ -39,31 +39,15 @@ struct StoreInitCommand: ParsableCommand {
 
     private func loadSoupSpecs() throws -> [SoupSpec] {
         let config = options.config
-        let files: ConfigFiles
-        if let storeConfig = config.storeConfig {
-            guard FileManager.default.fileExists(atPath: storeConfig) else {
-                throw CLIError.usage("store config '\(storeConfig)' does not exist")
-            }
-            files = ConfigFiles(userStore: URL(fileURLWithPath: storeConfig))
-        } else {
-            let located = ConfigFiles.locate(in: URL(fileURLWithPath: config.configDirectory))
-            guard let userStore = located.userStore else {
-                throw CLIError.usage(
-                    "no userstore.json, userstore.yaml or userstore.yml in '\(config.configDirectory)'; "
-                        + "pass --config DIR or --store-config FILE"
-                )
-            }
-            files = ConfigFiles(userStore: userStore, diagnostics: located.diagnostics)
+        if let storeConfig = config.storeConfig, !FileManager.default.fileExists(atPath: storeConfig) {
+            throw CLIError.usage("store config '\(storeConfig)' does not exist")
         }
-        let loaded: LoadedConfig
-        do {
-            loaded = try ConfigLoader(registry: InstalledPlugins.targets.implRegistry).load(files)
-        } catch let error as SyncConfigError {
-            throw CLIError(error.message)
-        }
-        for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
-        if loaded.hasErrors {
-            throw CLIError("the store config has \(loaded.errorCount) error(s); nothing was changed")
+        // The whole config is parsed first, as by every command: a broken one fails here (exit 1).
+        guard let loaded = try config.loadValidIfPresent(), loaded.userStore != nil else {
+            throw CLIError.usage(
+                "no userstore.json, userstore.yaml or userstore.yml in '\(config.configDirectory)'; "
+                    + "pass --config DIR or --store-config FILE"
+            )
         }
         return try StoreErrors.converting { try (loaded.userStore?.soups ?? []).map(SoupSpec.init(declared:)) }
     }

@@ -96,7 +96,9 @@ struct StoreMarkCommand: ParsableCommand {
             case .updated: .updated
             case .deleted: .deleted
             }
-        let store = try options.openStore()
+        let store = try options.checkConfigThenOpen()
+        let soups = try StoreOptions.soups(of: store)
+        try StoreOptions.checkSoup(soup, in: store, soups: soups)
         let marked = try StoreErrors.converting {
             try store.write {
                 try $0.markEntries(
@@ -110,7 +112,21 @@ struct StoreMarkCommand: ParsableCommand {
         }
         switch format {
         case .json: try StandardStreams.writeJSON(Summary(soup: soup, change: change.rawValue, marked: marked))
-        case .text: StandardStreams.write("\(soup): \(marked) entries marked \(change.rawValue)\n")
+        case .text:
+            let name = JSONWriter.terminalSafe(soup)
+            if marked == 0, let entryFilter {
+                // Nothing matched: say so, and suggest the path when it looks misspelt.
+                let paths = soups.first { $0.name == soup }?.indexes.map(\.path) ?? []
+                let hint =
+                    paths.contains(entryFilter.path)
+                    ? "" : NameSuggestion.clause(for: entryFilter.path, among: paths)
+                StandardStreams.write(
+                    "\(name): no entries match --where \(JSONWriter.terminalSafe(filter ?? ""))\(hint); nothing was marked "
+                        + "('syncrun store export \(name)' shows the entries)\n"
+                )
+            } else {
+                StandardStreams.write("\(name): \(Count.of(marked, "entry", "entries")) marked \(change.rawValue)\n")
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONCore
 import SoupStore
 import SyncLedger
 import SyncrunSession
@@ -47,6 +48,37 @@ struct StoreOptions: ParsableArguments {
             throw CLIError("store '\(path)' does not exist; create it with 'syncrun store init' or pass --store FILE")
         }
         return try StoreErrors.converting { try SoupStore.ledgerReadOnly(path: path) }
+    }
+}
+
+extension StoreOptions {
+    /// The config, parsed first as by every command (a broken one fails with exit 1), then the
+    /// existing store opened for reading (``openStoreForReading()``).
+    func checkConfigThenOpenForReading() throws -> SoupStore {
+        _ = try config.loadValidIfPresent()
+        return try openStoreForReading()
+    }
+
+    /// The config, parsed first as by every command, then the store opened (``openStore(create:)``).
+    func checkConfigThenOpen() throws -> SoupStore {
+        _ = try config.loadValidIfPresent()
+        return try openStore()
+    }
+
+    /// The soups of `store`, with their index specs.
+    static func soups(of store: SoupStore) throws -> [SoupDescription] {
+        try StoreErrors.converting { try store.read { try $0.soups() } }
+    }
+
+    /// Checks that `soup`, typed on the command line, is a soup of `store`: an unknown one is a
+    /// usage error (2) with a suggestion and the command that lists the soups.
+    static func checkSoup(_ soup: String, in store: SoupStore, soups: [SoupDescription]? = nil) throws {
+        let names = try (soups ?? Self.soups(of: store)).map(\.name)
+        guard !names.contains(soup) else { return }
+        throw CLIError.usage(
+            "no soup named '\(JSONWriter.terminalSafe(soup))' in '\(store.path)'"
+                + NameSuggestion.clause(for: soup, among: names) + "; 'syncrun store soups' lists them"
+        )
     }
 }
 

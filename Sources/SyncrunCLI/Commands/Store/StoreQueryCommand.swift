@@ -22,8 +22,24 @@ struct StoreQueryCommand: ParsableCommand {
     var arguments: [String] = []
     @Argument(help: ArgumentHelp("The Smart SQL query.", valueName: "smart-sql")) var smartSQL: String
 
+    /// Checks the soups the query names (`{soup}`, `{soup:path}`): an unknown one is a usage error
+    /// with a suggestion, before the query runs.
+    static func checkSoups(of smartSQL: String, in store: SoupStore) throws {
+        let soups = try StoreOptions.soups(of: store)
+        var rest = Substring(smartSQL)
+        while let open = rest.firstIndex(of: "{") {
+            rest = rest[rest.index(after: open)...]
+            guard let close = rest.firstIndex(of: "}") else { break }
+            let reference = rest[..<close]
+            let name = String(reference.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            rest = rest[rest.index(after: close)...]
+            try StoreOptions.checkSoup(name, in: store, soups: soups)
+        }
+    }
+
     func run() throws {
-        let store = try options.openStoreForReading()
+        let store = try options.checkConfigThenOpenForReading()
+        try Self.checkSoups(of: smartSQL, in: store)
         let asArray = format == .json
         var output = BufferedOutput()
         var first = true

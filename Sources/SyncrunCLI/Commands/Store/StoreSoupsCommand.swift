@@ -24,7 +24,7 @@ struct StoreSoupsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try options.openStoreForReading()
+        let store = try options.checkConfigThenOpenForReading()
         let soups = try StoreErrors.converting { try store.read { try $0.soups() } }
         let rows = soups.map { soup in
             Row(
@@ -41,7 +41,9 @@ struct StoreSoupsCommand: ParsableCommand {
             if rows.isEmpty { StandardStreams.write("no soups\n") }
             for row in rows {
                 let indexes = row.indexes.map { "\($0.path):\($0.type)" }.joined(separator: ", ")
-                StandardStreams.write("\(row.soupName) (\(row.table)): \(row.entries) entries; indexes \(indexes)\n")
+                StandardStreams.write(
+                    "\(row.soupName) (\(row.table)): \(Count.of(row.entries, "entry", "entries")); indexes \(indexes)\n"
+                )
             }
         }
     }

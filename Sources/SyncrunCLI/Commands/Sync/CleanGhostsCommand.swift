@@ -22,7 +22,11 @@ struct CleanGhostsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let name = name
-        try await SyncCommandSession(store: store, org: org, format: format).run { config, engine, stop, events in
+        try await SyncCommandSession(store: store, org: org, format: format).run(names: [name]) {
+            config,
+            engine,
+            stop,
+            events in
             let definition = try SyncCommandSession.definition(named: name, in: config)
             return [try await engine.cleanGhosts(definition, stop: stop, events: events)]
         }

@@ -73,6 +73,15 @@ struct OrgOptions: ParsableArguments {
     )
     var caFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "An HTTP proxy for every connection to the org, http://[USER:PASSWORD@]HOST:PORT (default: "
+                + "$HTTPS_PROXY / $HTTP_PROXY; hosts in $NO_PROXY go direct). Credentials are never printed.",
+            valueName: "url"
+        )
+    )
+    var proxy: String?
+
     @Option(help: ArgumentHelp("local:DIR only: force the query page size (tests).", valueName: "n"))
     var pageSize: Int?
 
@@ -205,20 +214,31 @@ struct OrgOptions: ParsableArguments {
             return OrgDefinition(name: loginURL, source: .clientCredentials(credentials), apiVersion: apiVersion)
         }
         let resolver = project?.resolver(environment: environment) ?? OrgResolver(environment: environment)
-        return try await OrgAccessErrors.converting {
+        return try await OrgAccessErrors.converting(hint: Self.projectOrgHint(for: org, project: project)) {
             if let org { return try resolver.resolve(org, flags: flags) }
             return try await resolver.resolveDefault(flags: flags)
         }
     }
 
+    /// `--proxy` (else the environment's proxy variables), checked: a value that is not a proxy
+    /// URL is a usage error, named without its credentials.
+    static func proxySettings(flag: String?, environment: [String: String]) throws -> ProxySettings? {
+        do {
+            return try ProxySettings.resolve(flag: flag, environment: environment)
+        } catch let error as OrgClientError {
+            throw CLIError.usage(error.message)
+        }
+    }
+
     /// The connector of these flags: `--ca-file` (else `SSL_CERT_FILE`), and the embedded local
     /// org for `local:DIR` orgs.
-    func connector(logger: Logger) -> OrgConnector {
+    func connector(logger: Logger) throws -> OrgConnector {
         let environment = ProcessInfo.processInfo.environment
         return OrgConnector(
             environment: environment,
             trustedCertificatesFile: caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 },
             localOrgLauncher: LocalOrgServerLauncher(),
+            proxy: try Self.proxySettings(flag: proxy, environment: environment),
             logger: logger
         )
     }
@@ -233,7 +253,7 @@ struct OrgOptions: ParsableArguments {
         _ body: (OrgConnection) async throws -> T
     ) async throws -> T {
         let definition = try await definition(project: project)
-        return try await OrgAccessErrors.converting {
+        return try await OrgAccessErrors.converting(hint: Self.projectOrgHint(for: org, project: project)) {
             try await connector(logger: logger).withConnection(to: definition) { connection in
                 for note in connection.notes { StandardStreams.writeError(note + "\n") }
                 return try await body(connection)
@@ -249,10 +269,10 @@ struct OrgOptions: ParsableArguments {
         _ body: (OrgDescriber) async throws -> T
     ) async throws -> T {
         let definition = try await definition(project: project)
-        return try await OrgAccessErrors.converting {
+        return try await OrgAccessErrors.converting(hint: Self.projectOrgHint(for: org, project: project)) {
             try await OrgDescriber.with(
                 definition,
-                connector: connector(logger: logger),
+                connector: try connector(logger: logger),
                 notify: StandardStreams.notify
             ) {
                 try await body($0)
@@ -261,43 +281,48 @@ struct OrgOptions: ParsableArguments {
     }
 }
 
-/// Org access errors as CLI errors: an unresolvable org is a usage error (2), a refusal or an
-/// unavailable org a failure (1).
+extension OrgOptions {
+    /// `; did you mean 'dev'? (an org of the project file)` when `org` names no org of the project
+    /// file but is close to one (it was then taken for an sf alias, which failed); else empty.
+    static func projectOrgHint(for org: String?, project: ProjectContext?) -> String {
+        guard let org, let project, !org.hasPrefix("local:"), !org.hasPrefix("http://"), !org.hasPrefix("https://")
+        else { return "" }
+        let names = project.project.orgs.map(\.name)
+        guard !names.contains(org) else { return "" }
+        let clause = NameSuggestion.clause(for: org, among: names)
+        return clause.isEmpty ? "" : clause + " (an org of the project file)"
+    }
+}
+
+/// Org access errors as CLI errors, with the status ``ExitStatus/of(_:)`` gives them: an
+/// unresolvable org is a usage error (2), a refusal or an unavailable org a failure (1).
+/// `hint` (``OrgOptions/projectOrgHint(for:project:)``) is added to an org access error's message.
 enum OrgAccessErrors {
-    static func converting<T>(_ body: () async throws -> T) async throws -> T {
+    static func converting<T>(hint: String = "", _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as OrgAccessError {
-            throw error.code == .unresolvable ? CLIError.usage(error.message) : CLIError(error.message)
-        } catch let error as OrgClientError where error.code == .invalidConfiguration {
-            throw CLIError.usage(error.message)
+            throw CLIError(error.message + hint, classifying: error)
         } catch let error as OrgClientError {
             // A login server that cannot be reached, a TLS certificate that is not trusted, …
-            throw CLIError(error.message)
+            throw CLIError(error.message, classifying: error)
         }
     }
 }
 
-/// The errors a session's libraries throw as CLI errors: a refusal (another org's store, the same
-/// org twice, an unresolvable org, a definition problem) is a usage error (2), the rest failures (1).
+/// The errors a session's libraries throw as CLI errors, with the status ``ExitStatus/of(_:)``
+/// gives them: a refusal (another org's store, the same org twice, an unresolvable org, a
+/// definition problem) is a usage error (2), the rest failures (1).
 enum SessionErrors {
-    static func converting<T>(_ body: () async throws -> T) async throws -> T {
+    static func converting<T>(hint: String = "", _ body: () async throws -> T) async throws -> T {
         do {
-            return try await OrgAccessErrors.converting(body)
+            return try await OrgAccessErrors.converting(hint: hint, body)
         } catch let error as SyncSessionError {
-            throw error.kind == .refused ? CLIError.usage(error.message) : CLIError(error.message)
+            throw CLIError(error.message, classifying: error)
         } catch let error as SoupStoreError {
-            throw CLIError(error.message)
+            throw CLIError(error.message, classifying: error)
         } catch let error as SyncEngineError {
-            throw cliError(error)
+            throw CLIError(error.message, classifying: error)
         }
-    }
-
-    /// Engine errors: definition problems are usage errors (2), the rest failures (1).
-    static func cliError(_ error: SyncEngineError) -> CLIError {
-        let usageCodes: [SyncEngineError.Code] = [
-            .unknownSync, .wrongType, .notSupported, .invalidTarget, .definitionChanged, .ghostCleaningRefused,
-        ]
-        return usageCodes.contains(error.code) ? CLIError.usage(error.message) : CLIError(error.message)
     }
 }

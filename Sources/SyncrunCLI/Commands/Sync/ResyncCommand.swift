@@ -9,7 +9,7 @@ struct ResyncCommand: AsyncParsableCommand {
         discussion: """
             The first run of a sync is full; later runs are incremental. Safe after a STOPPED or FAILED \
             run: records stamped in the same instant as the watermark are fetched again and de-duplicated. \
-            Exit status: 0 DONE, 1 FAILED or STOPPED, 2 usage or config errors.
+            Exit status: 0 DONE, 1 FAILED or STOPPED or config errors, 2 usage errors and refusals.
             """
     )
 
@@ -28,7 +28,11 @@ struct ResyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (name, id, full, replace) = (name, id, full, replace)
-        try await SyncCommandSession(store: store, org: org, format: format).run { config, engine, stop, events in
+        try await SyncCommandSession(store: store, org: org, format: format).run(names: name.map { [$0] } ?? []) {
+            config,
+            engine,
+            stop,
+            events in
             let syncName: String
             if let id {
                 let state = try engine.syncState(id: id)

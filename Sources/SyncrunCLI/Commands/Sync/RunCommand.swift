@@ -18,7 +18,7 @@ struct RunCommand: AsyncParsableCommand {
             (queries, dirty-record scan, conflict checks) and prints what would change on each side, writing \
             nothing. Output: progress on a terminal, JSON lines otherwise (or with --format json), then a \
             summary per step. Exit status: 0 only when every step ended DONE with no failed or conflicted \
-            record; 1 otherwise; 2 for usage or config errors (nothing runs).
+            record; 1 otherwise (config errors too); 2 for usage errors and refusals (nothing runs).
             """
     )
 
@@ -47,7 +47,7 @@ struct RunCommand: AsyncParsableCommand {
         let session = SyncCommandSession(store: store, org: org, format: format)
         let renderer = SyncEventRenderer(format: format)
         let (only, options) = (only, PlanRunOptions(full: full, replace: replace, resume: resume, dryRun: dryRun))
-        let report: PlanRunReport = try await session.session(renderer: renderer, readOnly: dryRun) {
+        let (config, report) = try await session.session(renderer: renderer, readOnly: dryRun, names: only) {
             config,
             engine,
             stop,
@@ -75,10 +75,26 @@ struct RunCommand: AsyncParsableCommand {
                 throw CLIError("cannot write the JUnit report to '\(junit)': \(error.localizedDescription)")
             }
         }
-        if !report.isClean {
-            let attention = report.steps.filter { !$0.isClean }.map { "\($0.step.id) (\($0.status.rawValue))" }
-            throw CLIError("\(attention.count) step(s) need attention: " + attention.joined(separator: ", "))
+        guard !report.isClean else { return }
+        // Conflicts are said as conflicts, with the commands that resolve them; the rest by step.
+        let summaries = report.steps.compactMap(\.summary)
+        if let conflicts = ConflictAdvice.text(summaries, config: config) {
+            StandardStreams.writeError(conflicts + "\n")
         }
+        let attention = report.steps.filter { step in
+            !step.isClean && !(step.status == .done && (step.summary?.failed ?? 0) == 0)
+        }
+        if !attention.isEmpty {
+            let steps = attention.map { "\($0.step.id) (\($0.status.rawValue))" }
+            let failedRecords = attention.reduce(0) { $0 + ($1.status == .done ? $1.summary?.failed ?? 0 : 0) }
+            StandardStreams.writeError(
+                "error: \(Count.of(attention.count, "step")) did not finish cleanly: " + steps.joined(separator: ", ")
+                    + (failedRecords > 0
+                        ? "; records that failed on the org stay marked local with the reason in '__last_error__'" : "")
+                    + "\n"
+            )
+        }
+        throw ExitStatus.failure.exitCode
     }
 
     /// The plan of the config (restricted to `only` and what they depend on), with the syncs by name.
@@ -121,13 +137,17 @@ struct PlanReportRenderer {
             return
         }
         var rows = [
-            ["step", "status", "created", "updated", "deleted", "conflicts", "failed", "skipped", "requests", "time"]
+            [
+                "step", "status", "created", "updated", "unchanged", "deleted", "conflicts", "failed", "skipped",
+                "requests", "time",
+            ]
         ]
         for step in report.steps {
             let row = PlanStepLine(step)
             func count(_ value: Int?) -> String { value.map(String.init) ?? "-" }
             rows.append([
-                step.step.id, step.status.rawValue, count(row.created), count(row.updated), count(row.deleted),
+                step.step.id, step.status.rawValue, count(row.created), count(row.updated), count(row.unchanged),
+                count(row.deleted),
                 count(row.conflicts), count(row.failed), count(row.skipped), count(row.requests),
                 row.durationMs.map { String(format: "%.2fs", Double($0) / 1000) } ?? "-",
             ])
@@ -138,7 +158,7 @@ struct PlanReportRenderer {
             for issue in step.summary?.issues ?? [] { text += "  \(issue)\n" }
         }
         for note in report.notes { text += "note: \(note)\n" }
-        text += "\(status): \(report.steps.count) step(s)"
+        text += "\(status): \(Count.of(report.steps.count, "step"))"
         let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
         text += PlanStepResult.Status.allCases.compactMap { status in
             counts[status].map { ", \($0) \(status.rawValue)" }
@@ -177,9 +197,10 @@ struct PlanReportRenderer {
                 let children = preview.children
                 text +=
                     "\(step.step.id): of which children: org \(triple(children.org)), store \(triple(children.local))"
-                    + ", \(children.conflicts) conflict(s), \(children.fetched) fetched"
+                    + ", \(Count.of(children.conflicts, "conflict")), \(children.fetched) fetched"
                     + (preview.parentsProtectedByChildren > 0
-                        ? "; \(preview.parentsProtectedByChildren) parent(s) left for a changed child" : "") + "\n"
+                        ? "; \(Count.of(preview.parentsProtectedByChildren, "parent")) left for a changed child" : "")
+                    + "\n"
             }
             guard let preview = step.preview, !preview.items.isEmpty else { continue }
             text += "\(step.step.id):\n"
@@ -192,7 +213,8 @@ struct PlanReportRenderer {
             let more = preview.items.count > 10 || preview.itemsTruncated
             if more { text += "  … (--format json lists up to \(SyncPreview.itemLimit))\n" }
         }
-        text += "\(status == "DONE" ? "DRY RUN DONE" : "DRY RUN " + status): \(report.steps.count) step(s) previewed\n"
+        text +=
+            "\(status == "DONE" ? "DRY RUN DONE" : "DRY RUN " + status): \(Count.of(report.steps.count, "step")) previewed\n"
         StandardStreams.write(text)
     }
 
@@ -254,6 +276,7 @@ struct PlanStepLine: Encodable {
     var failed: Int?
     var skipped: Int?
     var fetched: Int?
+    var unchanged: Int?
     var requests: Int?
     var retries: Int?
     var durationMs: Int64?
@@ -276,6 +299,7 @@ struct PlanStepLine: Encodable {
         failed = summary.failed
         skipped = summary.skipped + summary.skippedLocallyChanged
         if summary.operation != .syncUp { fetched = summary.fetched }
+        if summary.operation == .syncDown { unchanged = summary.unchanged }
         requests = summary.requests
         retries = summary.retries
         durationMs = summary.durationMilliseconds

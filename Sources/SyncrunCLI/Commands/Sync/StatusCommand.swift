@@ -22,25 +22,58 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "Output format.") var format: SyncOutputFormat = .text
 
     func run() async throws {
+        // The config is parsed first, as by every command: a broken one fails here (exit 1).
+        let config = try store.config.loadValidIfPresent()
+        let configNames = config?.userSyncs?.syncs.map(\.name) ?? []
+        let path = store.resolvedStorePath
+        guard FileManager.default.fileExists(atPath: path) else {
+            if let name, !configNames.isEmpty, !configNames.contains(name) {
+                throw Self.unknownName(name, in: path, among: configNames)
+            }
+            throw CLIError(
+                "no sync has run yet: the store '\(path)' does not exist; 'syncrun run' runs every sync "
+                    + "(or 'syncrun sync NAME' one), then 'syncrun status' shows them"
+            )
+        }
         let soupStore = try store.openStoreForReading()
-        let states = try StoreErrors.converting {
+        let (states, storedNames) = try StoreErrors.converting {
             try soupStore.read { reader in
-                if let name { return try reader.syncState(named: name).map { [$0] } ?? [] }
-                return try reader.syncStates()
+                if let name {
+                    return (
+                        try reader.syncState(named: name).map { [$0] } ?? [], try reader.syncStates().compactMap(\.name)
+                    )
+                }
+                return (try reader.syncStates(), [])
             }
         }
         if let name, states.isEmpty {
-            throw CLIError(
-                "no sync named '\(JSONWriter.terminalSafe(name))' in '\(soupStore.path)'; it is created by its first 'syncrun sync'"
-            )
+            if configNames.contains(name) {
+                throw CLIError(
+                    "sync '\(JSONWriter.terminalSafe(name))' has not run yet in '\(soupStore.path)'; "
+                        + "run it with 'syncrun sync \(JSONWriter.terminalSafe(name))' (or every sync with 'syncrun run')"
+                )
+            }
+            throw Self.unknownName(name, in: soupStore.path, among: configNames + storedNames)
         }
         switch format {
         case .json:
             StandardStreams.write("[" + states.map(Self.json).joined(separator: ",\n") + "]\n")
         case .text:
             for state in states { StandardStreams.write(Self.text(state) + "\n") }
-            if states.isEmpty { StandardStreams.write("no syncs in '\(soupStore.path)'\n") }
+            if states.isEmpty {
+                StandardStreams.write(
+                    "no sync has run yet in '\(soupStore.path)'; 'syncrun run' runs every sync (or 'syncrun sync NAME' one)\n"
+                )
+            }
         }
+    }
+
+    /// A name that is neither a sync of the config nor a stored one: a usage error (2).
+    static func unknownName(_ name: String, in path: String, among candidates: [String]) -> CLIError {
+        CLIError.usage(
+            "no sync named '\(JSONWriter.terminalSafe(name))' in the syncs config or in '\(path)'"
+                + NameSuggestion.clause(for: name, among: candidates) + "; 'syncrun plan' lists the config's syncs"
+        )
     }
 
     /// The state as a JSON object; `target` and `options` are the stored JSON objects, verbatim.

@@ -13,8 +13,8 @@ struct SyncCommand: AsyncParsableCommand {
             A sync's first run fetches everything; later runs fetch what changed since its watermark. \
             Output: a progress bar on a terminal; otherwise (and with --format json) one JSON object per \
             event and a final summary. SIGINT / SIGTERM stop between pages (status STOPPED). \
-            Exit status: 0 when every step ended DONE, 1 when one failed or stopped, 2 for usage or \
-            config errors. A sync up step that ends DONE with conflicted or failed records also exits 1.
+            Exit status ('syncrun --help'): 0 when every step ended DONE; 1 when one failed or stopped, \
+            left records conflicted or failed, or the config has errors; 2 for usage errors and refusals.
             """
     )
 
@@ -28,7 +28,11 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (names, full, replace) = (names, full, replace)
-        try await SyncCommandSession(store: store, org: org, format: format).run { config, engine, stop, events in
+        try await SyncCommandSession(store: store, org: org, format: format).run(names: names) {
+            config,
+            engine,
+            stop,
+            events in
             guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
             var plan: SyncPlan
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 import Logging
 import OrgClient
 import SyncConfig
@@ -8,7 +9,8 @@ import SyncrunSession
 /// What the sync commands share: load the config, resolve the org, run the library's
 /// ``SyncrunSession/SyncSession`` (store, binding check, soups, recovery, event stream), install the
 /// signal handlers, render events, and turn the outcome into an exit status (0 only when every
-/// step ended `DONE`; 1 when one failed or stopped; 2 for usage and config errors).
+/// step ended `DONE`; 1 when one failed or stopped, and for config errors; 2 for usage errors and
+/// refusals before anything ran: ``ExitStatus``).
 struct SyncCommandSession {
     let store: StoreOptions
     let org: OrgOptions
@@ -16,29 +18,24 @@ struct SyncCommandSession {
 
     static var logger: Logger { CLILogging.logger }
 
-    /// The user syncs config, valid, or a usage error (status 2) naming the problems.
+    /// The user syncs config, valid, or a failure (status 1) naming the problems.
     func loadConfig() throws -> LoadedConfig {
-        let loaded = try store.config.load()
-        for diagnostic in loaded.diagnostics { StandardStreams.writeError(DiagnosticText.plain(diagnostic) + "\n") }
-        if loaded.hasErrors {
-            throw CLIError.usage(
-                "the config has \(loaded.errorCount) error(s); run 'syncrun validate' for details"
-            )
-        }
-        return loaded
+        try store.config.loadValid()
     }
 
     /// Runs `work`, which runs steps and returns their summaries; prints the totals and turns
-    /// them into the exit status.
+    /// them into the exit status; conflicts are said as conflicts, with the commands that resolve
+    /// them (``ConflictAdvice``).
     func run(
+        names: [String] = [],
         _ work:
             @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws
             -> [SyncRunSummary]
     ) async throws {
         let renderer = SyncEventRenderer(format: format)
-        let summaries = try await session(renderer: renderer, work)
+        let (config, summaries) = try await session(renderer: renderer, names: names, work)
         let failed = summaries.first { $0.status != .done }
-        let withIssues = summaries.first { $0.status == .done && !$0.isClean }
+        let withIssues = summaries.filter { $0.status == .done && !$0.isClean }
         renderer.renderTotals(summaries, status: failed?.status.rawValue ?? "DONE")
         if let failed {
             throw CLIError(
@@ -46,26 +43,36 @@ struct SyncCommandSession {
                     + (failed.error.map { ": \($0)" } ?? "")
             )
         }
-        if let withIssues {
-            throw CLIError(
-                "sync '\(withIssues.syncName)' ended DONE but \(withIssues.conflicts) record(s) conflicted and "
-                    + "\(withIssues.failed) failed; they stay marked local with the reason in '__last_error__' "
-                    + "('syncrun store get' shows them); fix them and run again"
+        guard !withIssues.isEmpty else { return }
+        if let conflicts = ConflictAdvice.text(withIssues, config: config) {
+            StandardStreams.writeError(conflicts + "\n")
+        }
+        let failedRecords = withIssues.reduce(0) { $0 + $1.failed }
+        if failedRecords > 0 {
+            StandardStreams.writeError(
+                "error: \(Count.of(failedRecords, "record")) failed on the org; they stay marked local with the reason "
+                    + "in '__last_error__' ('syncrun store export SOUP --format jsonl' shows it); fix them and run again\n"
             )
         }
+        throw ExitStatus.failure.exitCode
     }
 
     /// Loads the config, resolves the org, and runs `work` in a ``SyncrunSession/SyncSession`` (the
     /// library opens the store, checks its binding to the org, registers missing soups and recovers
     /// killed runs) with the signal handlers installed, while `renderer` renders its events.
     ///
+    /// `names` (sync names typed on the command line) are checked against the config first: an
+    /// unknown one is a usage error with a suggestion, before the org or the store is touched.
     /// With `readOnly` (dry runs) nothing is created or repaired (``SyncrunSession/SyncSession/Options/dryRun``).
     func session<T: Sendable>(
         renderer: SyncEventRenderer,
         readOnly: Bool = false,
+        names: [String] = [],
         _ work: @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws -> T
-    ) async throws -> T {
+    ) async throws -> (LoadedConfig, T) {
         let config = try loadConfig()
+        // Names typed on the command line are checked before the org or the store is touched.
+        for name in names { _ = try Self.definition(named: name, in: config) }
         let project = try ProjectContext.load(configDirectory: store.config.configDirectory)
         let definition = try await org.definition(project: project)
         let options = SyncSession.Options(
@@ -74,11 +81,12 @@ struct SyncCommandSession {
             customTargets: InstalledPlugins.targets,
             logger: Self.logger
         )
-        return try await SessionErrors.converting {
+        let result = try await SessionErrors.converting(hint: OrgOptions.projectOrgHint(for: org.org, project: project))
+        {
             try await SyncSession.with(
                 config: config,
                 org: definition,
-                connector: org.connector(logger: Self.logger),
+                connector: try org.connector(logger: Self.logger),
                 options: options,
                 notify: StandardStreams.notify
             ) { session in
@@ -93,12 +101,17 @@ struct SyncCommandSession {
                 }
             }
         }
+        return (config, result)
     }
 
     /// The sync named `name` in the user syncs config.
     static func definition(named name: String, in config: LoadedConfig) throws -> SyncDefinition {
         guard let definition = config.userSyncs?.sync(named: name) else {
-            throw CLIError.usage("no sync named '\(name)' in the syncs config; 'syncrun plan' lists them")
+            throw CLIError.usage(
+                "no sync named '\(JSONWriter.terminalSafe(name))' in the syncs config"
+                    + NameSuggestion.clause(for: name, among: config.userSyncs?.syncs.map(\.name) ?? [])
+                    + "; 'syncrun plan' lists them"
+            )
         }
         return definition
     }

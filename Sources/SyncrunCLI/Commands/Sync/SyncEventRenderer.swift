@@ -53,11 +53,13 @@ struct SyncEventRenderer: Sendable {
             let up =
                 summaries.contains { $0.operation == .syncUp }
                 ? "\(totals.created) created, \(totals.updated) updated, \(totals.deleted) deleted, "
-                    + "\(totals.conflicts) conflict(s), \(totals.failed) failed on the org; " : ""
+                    + "\(Count.of(totals.conflicts, "conflict")), \(totals.failed) failed on the org; " : ""
             StandardStreams.write(
-                "\(status): \(totals.syncs) step(s), " + up + "\(totals.fetched) fetched, \(totals.saved) saved, "
-                    + "\(totals.skippedLocallyChanged) skipped (local changes), \(totals.deletedGhosts) ghost(s) deleted, "
-                    + "\(totals.pages) page(s), \(totals.requests) request(s), \(totals.retries) retr\(totals.retries == 1 ? "y" : "ies"), "
+                "\(status): \(Count.of(totals.syncs, "step")), " + up
+                    + "\(totals.fetched) fetched, \(totals.saved) saved, "
+                    + "\(totals.skippedLocallyChanged) skipped (local changes), "
+                    + "\(Count.of(totals.deletedGhosts, "ghost")) deleted, \(Count.of(totals.pages, "page")), "
+                    + "\(Count.of(totals.requests, "request")), \(Count.of(totals.retries, "retry", "retries")), "
                     + String(format: "%.2f s", Double(totals.durationMs) / 1000)
                     + (totals.apiUsage.map { ", " + $0.text } ?? "") + "\n"
             )
@@ -95,16 +97,17 @@ struct SyncEventRenderer: Sendable {
         switch summary.operation {
         case .syncDown:
             text +=
-                " - \(summary.fetched) fetched, \(summary.saved) saved, \(summary.skippedLocallyChanged) skipped "
-                + "(local changes), \(summary.pages) page(s)"
+                " - \(summary.fetched) fetched, \(summary.saved) saved, \(summary.unchanged) unchanged, "
+                + "\(summary.skippedLocallyChanged) skipped (local changes), \(Count.of(summary.pages, "page"))"
         case .cleanGhosts:
-            text += " - \(summary.deletedGhosts) ghost(s) deleted, \(summary.pages) id page(s)"
+            text +=
+                " - \(Count.of(summary.deletedGhosts, "ghost")) deleted, \(Count.of(summary.pages, "id page"))"
         case .syncUp:
             text +=
                 " - \(summary.created) created, \(summary.updated) updated, \(summary.deleted) deleted, "
-                + "\(summary.conflicts) conflict(s), \(summary.failed) failed, \(summary.skipped) skipped"
+                + "\(Count.of(summary.conflicts, "conflict")), \(summary.failed) failed, \(summary.skipped) skipped"
         }
-        text += ", \(summary.requests) request(s), \(summary.retries) retr\(summary.retries == 1 ? "y" : "ies")"
+        text += ", \(Count.of(summary.requests, "request")), \(Count.of(summary.retries, "retry", "retries"))"
         if let usage = summary.apiUsage { text += ", " + APIUsageLine(usage).text }
         if let error = summary.error { text += "\n  " + JSONWriter.terminalSafe("\(error)") }
         for issue in summary.issues { text += "\n  " + JSONWriter.terminalSafe("\(issue)") }
@@ -147,6 +150,7 @@ struct SyncEventLine: Encodable {
     var page: Int?
     var fetched: Int?
     var saved: Int?
+    var unchanged: Int?
     var skippedLocallyChanged: Int?
     var deletedGhosts: Int?
     var pages: Int?
@@ -207,6 +211,7 @@ struct SyncEventLine: Encodable {
             status = summary.status.rawValue
             fetched = summary.fetched
             saved = summary.saved
+            unchanged = summary.operation == .syncDown ? summary.unchanged : nil
             skippedLocallyChanged = summary.skippedLocallyChanged
             deletedGhosts = summary.deletedGhosts
             pages = summary.pages
@@ -217,8 +222,8 @@ struct SyncEventLine: Encodable {
             error = summary.error
             apiUsage = summary.apiUsage.map(APIUsageLine.init)
             if summary.operation == .syncUp {
-                (fetched, saved, skippedLocallyChanged, deletedGhosts, pages, maxTimeStamp) = (
-                    nil, nil, nil, nil, nil, nil
+                (fetched, saved, unchanged, skippedLocallyChanged, deletedGhosts, pages, maxTimeStamp) = (
+                    nil, nil, nil, nil, nil, nil, nil
                 )
                 created = summary.created
                 updated = summary.updated

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import SyncrunTestSupport
+import Testing
+
+@testable import SoupStore
+
+/// `withLongTransaction`: one write transaction across several writes with async work between
+/// them (issue 33 item 4: a sync into a filled soup writes each dirtied index page once).
+struct LongTransactionTests {
+    private struct Planted: Error {}
+
+    private func page(_ range: Range<Int>) -> String {
+        #"{"totalSize":0,"done":true,"records":"# + TestFixtures.accountRecords(range) + "}"
+    }
+
+    private func count(_ store: SoupStore) throws -> Int {
+        try store.read { try $0.entryCount(in: "accounts") }
+    }
+
+    @Test func writesAreInvisibleToReadersUntilACommitAndDurableAfter() async throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        let seen = try await store.withLongTransaction(cacheBytes: 64 * 1024 * 1024) { transaction in
+            var seen: [Int] = []
+            _ = try await transaction.write { try $0.upsertPage(page(0..<10), into: "accounts") }
+            seen.append(try count(store))  // not committed yet
+            // A write of the same store made inside joins the transaction (a savepoint).
+            _ = try await store.write { try $0.upsertPage(page(10..<15), into: "accounts") }
+            try await transaction.commit()
+            seen.append(try count(store))
+            _ = try await transaction.write { try $0.upsertPage(page(15..<20), into: "accounts") }
+            seen.append(try count(store))
+            return seen
+        }
+        #expect(seen == [0, 15, 15])
+        #expect(try count(store) == 20)
+        // The writer's page cache is back to SQLite's default, and no transaction is left open.
+        let cacheSize = try await store.write { writer in try Int.fetchOne(writer.db, sql: "PRAGMA cache_size") }
+        #expect(cacheSize == -2000)
+        _ = try await store.write { try $0.upsertPage(page(20..<21), into: "accounts") }
+        #expect(try count(store) == 21)
+    }
+
+    @Test func aFailedWriteRollsBackItselfOnlyAndAnErrorKeepsWhatCameBefore() async throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        var failedWrite: (any Error)?
+        var failedRun: (any Error)?
+        do {
+            try await store.withLongTransaction(cacheBytes: 8 * 1024 * 1024) { transaction in
+                _ = try await transaction.write { try $0.upsertPage(page(0..<5), into: "accounts") }
+                do {
+                    try await transaction.write { writer in
+                        _ = try writer.upsertPage(page(5..<8), into: "accounts")
+                        throw Planted()
+                    }
+                } catch {
+                    failedWrite = error
+                }
+                _ = try await transaction.write { try $0.upsertPage(page(8..<9), into: "accounts") }
+                throw Planted()
+            }
+        } catch {
+            failedRun = error
+        }
+        #expect(failedWrite is Planted && failedRun is Planted)
+        // The failed savepoint's three records are gone; the others were committed.
+        let ids = try await store.read { reader in
+            try reader.entries(in: "accounts", wherePath: "Id", isIn: (0..<9).map { String(format: "001%012d", $0) })
+        }
+        #expect(ids.count == 6)
+        _ = try await store.write { try $0.upsertPage(page(9..<10), into: "accounts") }
+        #expect(try count(store) == 7)
+    }
+
+    @Test func anotherProcessSeesTheLastCommitWhileTheTransactionIsOpen() async throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        // What a process killed now would leave: SQLite's own rule, read by another process.
+        let observed = try await store.withLongTransaction(cacheBytes: 8 * 1024 * 1024) { transaction in
+            _ = try await transaction.write { try $0.upsertPage(page(0..<3), into: "accounts") }
+            try await transaction.commit()
+            _ = try await transaction.write { try $0.upsertPage(page(3..<9), into: "accounts") }
+            return try SystemSQLite.lines(temporary.path, "SELECT count(*) FROM TABLE_1")
+        }
+        #expect(observed == ["3"])
+        #expect(try count(store) == 9)
+    }
+}
