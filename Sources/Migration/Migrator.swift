@@ -23,6 +23,9 @@ public struct MigrationOptions: Sendable {
     /// The secret masks are keyed with (`--mask-secret-file`): the same secret masks the same way
     /// in any org pair. `nil`: the one kept in the pair's journal (made on the first masked run).
     public var maskSecret: Data?
+    /// The batches (one collections call each) written at once, overriding each sync up's
+    /// `options.maxConcurrentRequests` (`--max-requests`); `nil` leaves each object's own.
+    public var maxConcurrentRequests: Int? = nil
 
     public init(
         dryRun: Bool = false,
@@ -606,8 +609,9 @@ public struct Migrator: Sendable {
                 reference.referenceTo.contains { $0.lowercased() == object.sobject.lowercased() }
             }
         // The batches being written, oldest first, each with the records decided when it was
-        // sent (for progress). Two at a time keep the target busy while we read, decide and
-        // record the batches around them.
+        // sent (for progress). Up to `maxConcurrentRequests` at a time (one collections call each
+        // at the default batch size) keep the target busy while we read, decide and record the
+        // batches around them; each batch's id map rows are recorded as its answer arrives.
         var writing: [(batch: Task<BatchOutcome, any Error>, decided: Int)] = []
         /// Waits for the oldest batches being written until at most `inFlight` are left, and counts them.
         func finishWriting(leaving inFlight: Int = 0) async throws {
@@ -657,7 +661,8 @@ public struct Migrator: Sendable {
                         let planned = Self.plannedOutcome(decisions, into: &entry)
                         entry.add(planned)
                     } else if overlaps {
-                        try await finishWriting(leaving: Self.batchesInFlight - 1)
+                        let inFlight = options.maxConcurrentRequests ?? object.maxConcurrentRequests
+                        try await finishWriting(leaving: max(1, inFlight) - 1)
                         writing.append((Task { try await applier.apply(decisions) }, decided))
                         continue
                     } else {
@@ -768,9 +773,6 @@ public struct Migrator: Sendable {
             unmapped += ids.filter { mapped[$0] == nil }.count
         }
     }
-
-    /// The most batches of one object written at once (when their decisions are independent).
-    static let batchesInFlight = 2
 
     /// The records still waiting after the last round, decided without waiting (they fail).
     private func decideWaiting(

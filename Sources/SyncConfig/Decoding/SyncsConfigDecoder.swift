@@ -4,7 +4,7 @@ struct SyncsConfigDecoder {
     let registry: TargetImplRegistry
 
     static let syncKeys = ["syncName", "syncType", "soupName", "target", "options", "dependsOn"]
-    static let optionKeys = ["mergeMode", "fieldlist", "cleanGhosts", "mask"]
+    static let optionKeys = ["mergeMode", "fieldlist", "cleanGhosts", "mask", "maxConcurrentRequests"]
 
     /// The decoded config plus what the cross-item checks need.
     struct Result {
@@ -168,6 +168,7 @@ struct SyncsConfigDecoder {
         let fieldlist = reader.stringArray("fieldlist")
         let cleanGhosts = reader.bool("cleanGhosts")
         let mask = decodeMask(&reader)
+        let maxConcurrentRequests = decodeMaxConcurrentRequests(&reader)
         let extras = reader.extraKeys(known: Self.optionKeys)
         guard context.log.errorCount == errorsBefore else { return nil }
         return SyncOptions(
@@ -175,8 +176,27 @@ struct SyncsConfigDecoder {
             mergeMode: mergeMode ?? .overwrite,
             cleanGhosts: cleanGhosts ?? false,
             mask: mask,
+            maxConcurrentRequests: maxConcurrentRequests ?? SyncOptions.defaultMaxConcurrentRequests,
             extraKeys: extras
         )
+    }
+
+    /// `options.maxConcurrentRequests`: an integer, clamped into
+    /// ``SyncOptions/maxConcurrentRequestsRange`` with a warning.
+    private func decodeMaxConcurrentRequests(_ options: inout ObjectReader) -> Int? {
+        let key = "maxConcurrentRequests"
+        guard let (value, node) = options.integer(key) else { return nil }
+        let range = SyncOptions.maxConcurrentRequestsRange
+        let used = min(max(value, range.lowerBound), range.upperBound)
+        if used != value {
+            context.warning(
+                .valueClamped,
+                at: node.position,
+                path: options.path.appending(key),
+                ConfigMessages.clamped(key, value: value, range: range, used: used)
+            )
+        }
+        return used
     }
 
     /// `options.mask`: field name → a kind's name, or `{"fixed": "text"}`. Says once that masks

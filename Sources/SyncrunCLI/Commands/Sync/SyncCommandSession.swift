@@ -13,6 +13,8 @@ struct SyncCommandSession {
     let store: StoreOptions
     let org: OrgOptions
     let format: SyncOutputFormat
+    /// `--max-requests`, where the command has it.
+    var maxRequests: Int? = nil
 
     static var logger: Logger { CLILogging.logger }
 
@@ -72,7 +74,8 @@ struct SyncCommandSession {
             storePath: store.resolvedStorePath,
             dryRun: readOnly,
             customTargets: InstalledPlugins.targets,
-            logger: Self.logger
+            logger: Self.logger,
+            maxConcurrentRequests: maxRequests
         )
         return try await SessionErrors.converting {
             try await SyncSession.with(
