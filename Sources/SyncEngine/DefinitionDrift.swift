@@ -24,7 +24,9 @@ enum DefinitionDrift {
     }
 
     /// Keys that change how fast a sync runs, not what it does: changing them is no drift.
-    static let tuningKeys: Set<String> = ["options.maxConcurrentRequests"]
+    static let tuningKeys: Set<String> = [
+        "options.maxConcurrentRequests", "options.minApiShare", "options.stopApiShare",
+    ]
 
     private static func differences(prefix: String, stored: String, config: String) -> [String] {
         guard let storedValue = try? OrgValue(parsing: stored), let configValue = try? OrgValue(parsing: config) else {

@@ -47,6 +47,10 @@ extension SyncEngine {
             limit: configuration.maxConcurrentRequests ?? definition.options.maxConcurrentRequests
         )
         runner.lockRetry = RecordLockRetry(policy: configuration.recordLockRetry, clock: configuration.clock)
+        runner.allocation = APIAllocationGuard(
+            slowBelow: Double(configuration.minApiShare ?? definition.options.minApiShare),
+            stopBelow: Double(configuration.stopApiShare ?? definition.options.stopApiShare)
+        )
         return try await runner.run(definition, target: setup.target, plan: setup.plan, state: state, stop: stop)
     }
 }

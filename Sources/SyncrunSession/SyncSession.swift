@@ -40,6 +40,10 @@ public struct SyncSession: Sendable {
         /// The requests a sync up keeps in flight, overriding each sync's
         /// `options.maxConcurrentRequests` (`--max-requests`); `nil` leaves each sync's own.
         public var maxConcurrentRequests: Int?
+        /// The API shares (percent) below which a sync up slows down and stops, overriding each
+        /// sync's `minApiShare` / `stopApiShare` (`--min-api-share`, `--stop-api-share`).
+        public var minApiShare: Int?
+        public var stopApiShare: Int?
 
         /// Creates the options.
         public init(
@@ -109,6 +113,8 @@ public struct SyncSession: Sendable {
             var settings = SyncEngineConfiguration()
             settings.customTargets = options.customTargets
             settings.maxConcurrentRequests = options.maxConcurrentRequests
+            settings.minApiShare = options.minApiShare
+            settings.stopApiShare = options.stopApiShare
             let engine = SyncEngine(
                 store: store,
                 org: connection.client,

@@ -25,6 +25,11 @@ struct SyncUpRunner: Sendable {
     var window = RequestWindow(limit: SyncOptions.defaultMaxConcurrentRequests)
     /// How records refused with `UNABLE_TO_LOCK_ROW` are resent.
     var lockRetry = RecordLockRetry()
+    /// When the org's API allocation runs low: one request at a time, then a clean stop.
+    var allocation = APIAllocationGuard(
+        slowBelow: Double(SyncOptions.defaultMinApiShare),
+        stopBelow: Double(SyncOptions.defaultStopApiShare)
+    )
 
     /// Runs `definition` (state `state`, target `target`).
     ///
@@ -62,6 +67,7 @@ struct SyncUpRunner: Sendable {
 
         var failure: String?
         var stopped = false
+        var stopMessage: String?
         do {
             if target.kind == .parentChildren, let info = target.parentChildren {
                 var runner = ParentChildrenSyncUpRunner(
@@ -78,6 +84,9 @@ struct SyncUpRunner: Sendable {
             }
         } catch is CancellationError {
             stopped = true
+        } catch let stop as APIAllocationStop {
+            stopped = true
+            stopMessage = stop.message
         } catch {
             failure = SyncEngineError.wrapping(error, syncName: name).message
         }
@@ -87,7 +96,7 @@ struct SyncUpRunner: Sendable {
         if let failure {
             final = progress.fail(failure, now: endedAt)
         } else if stopped {
-            final = progress.stop(SyncEngineError.stopped(name).message, now: endedAt)
+            final = progress.stop(stopMessage ?? SyncEngineError.stopped(name).message, now: endedAt)
         } else {
             final = progress.finish(now: endedAt)
         }
@@ -192,12 +201,36 @@ struct SyncUpRunner: Sendable {
         func drain() async throws {
             while !inFlight.isEmpty { try await writeBackOldest() }
         }
+        // The API allocation, read from the latest response's `Sforce-Limit-Info` before each
+        // batch: low, one request at a time from then on (said once); nearly gone, a clean stop
+        // (every batch sent is written back by the error path below).
+        var slowed = false
+        func checkAllocation() throws {
+            let usage = org.statistics().apiUsage
+            switch allocation.verdict(usage) {
+            case .proceed:
+                break
+            case .slowDown(let left):
+                guard !slowed, let usage else { break }
+                slowed = true
+                window.setLimit(1)
+                events?.yield(
+                    .warning(syncName: definition.name, message: allocation.slowDownMessage(usage, percentLeft: left))
+                )
+            case .stop(let left):
+                guard let usage else { break }
+                throw APIAllocationStop(
+                    message: allocation.stopMessage(usage, percentLeft: left, syncName: definition.name)
+                )
+            }
+        }
         do {
             while true {
                 if stop.isStopRequested || Task.isCancelled {
                     try await drain()
                     return true
                 }
+                try checkAllocation()
                 let batch = try await (ahead ?? page(cursor)).value
                 guard let last = batch.last else {
                     try await drain()

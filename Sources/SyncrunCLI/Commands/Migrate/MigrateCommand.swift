@@ -85,6 +85,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @Flag(help: "Continue a migration that was killed or stopped.") var resume = false
 
+    @OptionGroup var requests: RequestOptions
+
     @Flag(help: "Refuse fields the target lacks or cannot write, instead of leaving them out with a warning.")
     var strict = false
 
@@ -208,17 +210,19 @@ struct MigrateCommand: AsyncParsableCommand {
             let stop = StopSignal()
             let stopper = SignalStopper(stop: stop)
             defer { withExtendedLifetime(stopper) {} }
+            var options = MigrationOptions(
+                dryRun: dryRun,
+                resume: resume,
+                strict: strict,
+                allowDuplicates: allowDuplicates,
+                maskSecret: maskSecret
+            )
+            options.maxConcurrentRequests = requests.maxRequests
             report = try await SyncEventStream.run(consume: { await renderer.render($0) }) { events in
                 try await session.migrator.run(
                     sources,
                     storeConfig: loaded.userStore,
-                    options: MigrationOptions(
-                        dryRun: dryRun,
-                        resume: resume,
-                        strict: strict,
-                        allowDuplicates: allowDuplicates,
-                        maskSecret: maskSecret
-                    ),
+                    options: options,
                     stop: stop,
                     events: events
                 ) { progress in MigrateReportRenderer.renderProgress(progress, asJSON: asJSON) }

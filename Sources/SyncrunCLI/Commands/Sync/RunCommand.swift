@@ -45,7 +45,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let startedAt = Date()
-        let session = SyncCommandSession(store: store, org: org, format: format, maxRequests: requests.maxRequests)
+        let session = SyncCommandSession(store: store, org: org, format: format, requests: requests.settings)
         let renderer = SyncEventRenderer(format: format)
         let (only, options) = (only, PlanRunOptions(full: full, replace: replace, resume: resume, dryRun: dryRun))
         let report: PlanRunReport = try await session.session(renderer: renderer, readOnly: dryRun) {

@@ -29,7 +29,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (names, full, replace) = (names, full, replace)
-        let session = SyncCommandSession(store: store, org: org, format: format, maxRequests: requests.maxRequests)
+        let session = SyncCommandSession(store: store, org: org, format: format, requests: requests.settings)
         try await session.run { config, engine, stop, events in
             guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
             var plan: SyncPlan

@@ -13,8 +13,8 @@ struct SyncCommandSession {
     let store: StoreOptions
     let org: OrgOptions
     let format: SyncOutputFormat
-    /// `--max-requests`, where the command has it.
-    var maxRequests: Int? = nil
+    /// `--max-requests`, `--min-api-share`, `--stop-api-share`, where the command has them.
+    var requests = RequestSettings()
 
     static var logger: Logger { CLILogging.logger }
 
@@ -70,13 +70,15 @@ struct SyncCommandSession {
         let config = try loadConfig()
         let project = try ProjectContext.load(configDirectory: store.config.configDirectory)
         let definition = try await org.definition(project: project)
-        let options = SyncSession.Options(
+        var options = SyncSession.Options(
             storePath: store.resolvedStorePath,
             dryRun: readOnly,
             customTargets: InstalledPlugins.targets,
             logger: Self.logger,
-            maxConcurrentRequests: maxRequests
+            maxConcurrentRequests: requests.maxRequests
         )
+        options.minApiShare = requests.minApiShare
+        options.stopApiShare = requests.stopApiShare
         return try await SessionErrors.converting {
             try await SyncSession.with(
                 config: config,
