@@ -104,13 +104,10 @@ public final class RequestWindow: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - items: What to send, in the order the requests start.
-    ///   - before: Called in the calling task just before element `index` is sent (to record an
-    ///     intent, say); an error stops the loop.
     ///   - request: The request of one element; runs in a child task.
     ///   - receive: Called in the calling task with each answer.
     public func forEach<Item: Sendable, Answer: Sendable>(
         _ items: [Item],
-        before: (Int) throws -> Void = { _ in },
         _ request: @escaping @Sendable (Item) async throws -> Answer,
         receive: (Int, Answer) throws -> Void
     ) async throws {
@@ -121,7 +118,6 @@ public final class RequestWindow: @unchecked Sendable {
             while true {
                 while next < items.count, running < max(1, limit) {
                     let index = next
-                    try before(index)
                     let item = items[index]
                     group.addTask { [self] in (index, try await run { try await request(item) }) }
                     next += 1
