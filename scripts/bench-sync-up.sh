@@ -11,6 +11,8 @@
 #   scripts/bench-sync-up.sh --quick             # 1,000 records (CI smoke)
 #   scripts/bench-sync-up.sh --no-build          # use the existing .build/release binaries
 #   scripts/bench-sync-up.sh --collections-only  # skip the one-record-per-call rows
+#   scripts/bench-sync-up.sh --latency-ms 100    # the org answers each request 100 ms late
+#   scripts/bench-sync-up.sh --max-requests 1    # syncrun sends one request at a time (default 4)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +30,11 @@ while [[ $# -gt 0 ]]; do
         --keep) extra+=("--keep"); shift ;;
         --collections-only) extra+=("--collections-only"); shift ;;
         --skip-creates) extra+=("--skip-creates"); shift ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        --latency-ms) extra+=("--latency-ms" "$2"); shift 2 ;;
+        --latency-ms=*) extra+=("--latency-ms" "${1#*=}"); shift ;;
+        --max-requests) extra+=("--max-requests" "$2"); shift 2 ;;
+        --max-requests=*) extra+=("--max-requests" "${1#*=}"); shift ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) echo "bench-sync-up.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done

@@ -29,14 +29,17 @@ struct OrgServeProcess {
     ///   - executable: The `syncrun` executable.
     ///   - data: The org's data directory.
     ///   - requestLog: Where the org appends one JSON line per request, or `nil` for no log.
+    ///   - latencyMilliseconds: Added by the org before every response (`org serve --latency`), as a
+    ///     real org's 100–300 ms per call.
     /// - Throws: ``BenchmarkError`` when the org does not start or exits with a failure; `body`'s error.
     static func withRunning<T>(
         _ executable: URL,
         data: URL,
         requestLog: URL?,
+        latencyMilliseconds: Int = 0,
         _ body: (OrgServeProcess) async throws -> T
     ) async throws -> T {
-        let org = try start(executable, data: data, requestLog: requestLog)
+        let org = try start(executable, data: data, requestLog: requestLog, latency: latencyMilliseconds)
         let result: T
         do {
             result = try await body(org)
@@ -51,12 +54,12 @@ struct OrgServeProcess {
         return result
     }
 
-    private static func start(_ executable: URL, data: URL, requestLog: URL?) throws -> OrgServeProcess {
+    private static func start(_ executable: URL, data: URL, requestLog: URL?, latency: Int) throws -> OrgServeProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments =
             ["org", "serve", "--data", data.path, "--port", "0", "--format", "json", "--request-limit", "100000000"]
-            + (requestLog.map { ["--log", $0.path] } ?? [])
+            + (requestLog.map { ["--log", $0.path] } ?? []) + (latency > 0 ? ["--latency", "\(latency)"] : [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -68,6 +68,18 @@ struct SyncUpBenchmark: AsyncParsableCommand {
 
     @Flag(help: "Keep the temp directory (org copies, stores, request logs).") var keep = false
 
+    @Option(
+        name: .customLong("latency-ms"),
+        help: "Milliseconds the org adds before every response of the measured rows (a real org: 100-300)."
+    )
+    var latencyMilliseconds = 0
+
+    @Option(
+        name: .customLong("max-requests"),
+        help: "syncrun's requests in flight (maxConcurrentRequests); default: the config default, 4."
+    )
+    var maxRequests: Int?
+
     /// The new value every record gets, and the fields sync up sends (the same for the baseline).
     static let newPhone = "+1 (650) 555-0199"
     static let fields = ["Name", "Phone"]
@@ -78,6 +90,7 @@ struct SyncUpBenchmark: AsyncParsableCommand {
 
     func validate() throws {
         guard records >= 1 else { throw ValidationError("--records must be at least 1") }
+        guard latencyMilliseconds >= 0 else { throw ValidationError("--latency-ms must not be negative") }
     }
 
     func run() async throws {
@@ -134,6 +147,10 @@ struct SyncUpBenchmark: AsyncParsableCommand {
                 )
             )
         }
+        print(
+            "latency \(latencyMilliseconds) ms per response; syncrun requests in flight: "
+                + "\(maxRequests ?? SyncOptions.defaultMaxConcurrentRequests)"
+        )
         print(SyncUpMeasurement.table(rows, records: records, operation: .update))
         for note in notes { print(note) }
         if !skipCreates {
@@ -231,7 +248,8 @@ struct SyncUpBenchmark: AsyncParsableCommand {
         return try await OrgServeProcess.withRunning(
             executable,
             data: workspace.org,
-            requestLog: workspace.requestLog
+            requestLog: workspace.requestLog,
+            latencyMilliseconds: latencyMilliseconds
         ) { org in
             try await withEngine(org, store: store) { engine in
                 _ = ResourceUsage.resetPeakRSS()
@@ -280,7 +298,8 @@ struct SyncUpBenchmark: AsyncParsableCommand {
         try await OrgServeProcess.withRunning(
             executable,
             data: workspace.org,
-            requestLog: workspace.requestLog
+            requestLog: workspace.requestLog,
+            latencyMilliseconds: latencyMilliseconds
         ) { org in
             let report = try BaselineReport.run(
                 python: python,
@@ -366,7 +385,11 @@ struct SyncUpBenchmark: AsyncParsableCommand {
     ) async throws -> T {
         let endpoint = try OrgEndpoint(baseURL: org.url, accessToken: org.accessToken)
         return try await withRESTOrgClient(configuration: .init(endpoint: endpoint), logger: Self.logger) { client in
-            try await body(SyncEngine(store: store, org: client, logger: Self.logger))
+            var configuration = SyncEngineConfiguration()
+            configuration.maxConcurrentRequests = maxRequests
+            return try await body(
+                SyncEngine(store: store, org: client, logger: Self.logger, configuration: configuration)
+            )
         }
     }
 }

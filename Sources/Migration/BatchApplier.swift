@@ -25,6 +25,7 @@ public struct MigrationFailure: Sendable, Hashable {
 /// The apply step: writes a batch's decisions to the target with sObject Collections calls
 /// (`allOrNone` false, 200 records per call) and records each call's outcome in the id map in one
 /// transaction. Creates without an external id get an intent first (see ``CreateRecovery``).
+/// Records refused with `UNABLE_TO_LOCK_ROW` are resent after a backoff (``RecordLockRetry``).
 struct BatchApplier: Sendable {
     let target: any OrgClient
     let books: MigrationBooks
@@ -33,8 +34,24 @@ struct BatchApplier: Sendable {
     /// The run's id, stored with the id map rows of the records it created.
     let run: String
     let now: @Sendable () -> Int64
+    /// How lock refusals are resent.
+    var lockRetry = RecordLockRetry()
 
     static let recordsPerCall = 200
+
+    /// One collections call of `records`, resending the records refused with
+    /// `UNABLE_TO_LOCK_ROW`; a result per record (a refusal without reason where none came).
+    private func write(
+        _ records: [SObjectRecord],
+        _ operation: ([SObjectRecord]) -> CollectionOperation
+    ) async throws -> [CollectionResult] {
+        let results = try await lockRetry.send(records) {
+            try await target.collection(operation($0), allOrNone: false).map { Optional($0) }
+        } isLocked: {
+            RecordLockRetry.isLockRefusal($0.errors)
+        }
+        return results.map { $0 ?? CollectionResult(id: nil, isSuccess: false) }
+    }
 
     /// Writes `decisions` (waits are skipped; failures only counted).
     func apply(_ decisions: [RecordDecision]) async throws -> BatchOutcome {
@@ -66,10 +83,9 @@ struct BatchApplier: Sendable {
                     CreateIntent(sobject: sobject, sourceID: $0.0, body: OrgValue.object($0.1).jsonText, at: at)
                 }
             )
-            let results = try await target.collection(
-                .create(slice.map { SObjectRecord(objectType: sobject, fields: $0.1) }),
-                allOrNone: false
-            )
+            let results = try await write(slice.map { SObjectRecord(objectType: sobject, fields: $0.1) }) {
+                .create($0)
+            }
             var mapped: [(sourceID: String, targetID: String)] = []
             for ((sourceID, _), result) in zip(slice, results) {
                 if result.isSuccess, let id = result.id {
@@ -83,14 +99,9 @@ struct BatchApplier: Sendable {
         }
         if let externalIDField {
             for slice in upserts.chunked(Self.recordsPerCall) {
-                let results = try await target.collection(
-                    .upsert(
-                        objectType: sobject,
-                        externalIDField: externalIDField,
-                        records: slice.map { SObjectRecord(objectType: sobject, fields: $0.1) }
-                    ),
-                    allOrNone: false
-                )
+                let results = try await write(slice.map { SObjectRecord(objectType: sobject, fields: $0.1) }) {
+                    .upsert(objectType: sobject, externalIDField: externalIDField, records: $0)
+                }
                 var created: [(sourceID: String, targetID: String)] = []
                 var updated: [(sourceID: String, targetID: String)] = []
                 for ((sourceID, _), result) in zip(slice, results) {
@@ -111,10 +122,9 @@ struct BatchApplier: Sendable {
             }
         }
         for slice in updates.chunked(Self.recordsPerCall) {
-            let results = try await target.collection(
-                .update(slice.map { SObjectRecord(objectType: sobject, id: $0.1, fields: $0.2) }),
-                allOrNone: false
-            )
+            let results = try await write(slice.map { SObjectRecord(objectType: sobject, id: $0.1, fields: $0.2) }) {
+                .update($0)
+            }
             var mapped: [(sourceID: String, targetID: String)] = []
             for ((sourceID, targetID, _), result) in zip(slice, results) {
                 if result.isSuccess {

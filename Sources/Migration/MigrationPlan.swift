@@ -70,6 +70,8 @@ public struct MigrationObject: Sendable, Hashable {
     public var sourceFieldNames: [String: String] = [:]
     /// The sync up's masks (`options.mask`), by field name as the config spells it.
     public var masks: [String: FieldMask] = [:]
+    /// The sync up's `options.maxConcurrentRequests`: the batches written at once.
+    public var maxConcurrentRequests = SyncOptions.defaultMaxConcurrentRequests
     /// The target's text field lengths, by lowercased field name (masked values are cut to them).
     var targetLengths: [String: Int] = [:]
     /// The key the refusal of an object with no key suggests: `Name` when the target has it,
@@ -218,6 +220,7 @@ public struct MigrationSources: Sendable {
             objects[index].externalIDField = target.externalIdFieldName
             objects[index].matchFields = target.matchFields ?? []
             objects[index].masks = up.options.mask
+            objects[index].maxConcurrentRequests = up.options.maxConcurrentRequests
         }
         self.objects = objects
         self.syncDowns = downs

@@ -27,6 +27,9 @@ public struct MigrationOptions: Sendable {
     /// journal's id map) that the source no longer returns for the sync downs' queries (deleted,
     /// or outside a query now), children before parents (`--delete-missing`). A dry run lists them.
     public var deleteMissing: Bool
+    /// The batches (one collections call each) written at once, overriding each sync up's
+    /// `options.maxConcurrentRequests` (`--max-requests`); `nil` leaves each object's own.
+    public var maxConcurrentRequests: Int? = nil
 
     public init(
         dryRun: Bool = false,
@@ -690,8 +693,9 @@ public struct Migrator: Sendable {
                 reference.referenceTo.contains { $0.lowercased() == object.sobject.lowercased() }
             }
         // The batches being written, oldest first, each with the records decided when it was
-        // sent (for progress). Two at a time keep the target busy while we read, decide and
-        // record the batches around them.
+        // sent (for progress). Up to `maxConcurrentRequests` at a time (one collections call each
+        // at the default batch size) keep the target busy while we read, decide and record the
+        // batches around them; each batch's id map rows are recorded as its answer arrives.
         var writing: [(batch: Task<BatchOutcome, any Error>, decided: Int)] = []
         /// Waits for the oldest batches being written until at most `inFlight` are left, and counts them.
         func finishWriting(leaving inFlight: Int = 0) async throws {
@@ -741,7 +745,8 @@ public struct Migrator: Sendable {
                         let planned = Self.plannedOutcome(decisions, into: &entry)
                         entry.add(planned)
                     } else if overlaps {
-                        try await finishWriting(leaving: Self.batchesInFlight - 1)
+                        let inFlight = options.maxConcurrentRequests ?? object.maxConcurrentRequests
+                        try await finishWriting(leaving: max(1, inFlight) - 1)
                         writing.append((Task { try await applier.apply(decisions) }, decided))
                         continue
                     } else {
@@ -862,9 +867,6 @@ public struct Migrator: Sendable {
             unmapped += ids.filter { mapped[$0] == nil }.count
         }
     }
-
-    /// The most batches of one object written at once (when their decisions are independent).
-    static let batchesInFlight = 2
 
     /// The records still waiting after the last round, decided without waiting (they fail).
     private func decideWaiting(

@@ -19,9 +19,14 @@ enum DefinitionDrift {
             prefix: "options",
             stored: stored.optionsJSON,
             config: definition.normalizedOptionsJSON.jsonText()
-        )
+        ).filter { !tuningKeys.contains($0) }
         return keys.sorted()
     }
+
+    /// Keys that change how fast a sync runs, not what it does: changing them is no drift.
+    static let tuningKeys: Set<String> = [
+        "options.maxConcurrentRequests", "options.minApiShare", "options.stopApiShare",
+    ]
 
     private static func differences(prefix: String, stored: String, config: String) -> [String] {
         guard let storedValue = try? OrgValue(parsing: stored), let configValue = try? OrgValue(parsing: config) else {

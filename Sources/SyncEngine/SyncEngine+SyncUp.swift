@@ -1,3 +1,4 @@
+import OrgClient
 import SoupStore
 import SyncConfig
 
@@ -42,6 +43,14 @@ extension SyncEngine {
         var runner = SyncUpRunner(store: store, org: org, registry: registry, logger: logger, events: events)
         runner.customSender = setup.customSender(org: org)
         runner.bulkPoller = BulkJobPoller(policy: configuration.bulkJobPolling, clock: configuration.clock)
+        runner.window = RequestWindow(
+            limit: configuration.maxConcurrentRequests ?? definition.options.maxConcurrentRequests
+        )
+        runner.lockRetry = RecordLockRetry(policy: configuration.recordLockRetry, clock: configuration.clock)
+        runner.allocation = APIAllocationGuard(
+            slowBelow: Double(configuration.minApiShare ?? definition.options.minApiShare),
+            stopBelow: Double(configuration.stopApiShare ?? definition.options.stopApiShare)
+        )
         return try await runner.run(definition, target: setup.target, plan: setup.plan, state: state, stop: stop)
     }
 }

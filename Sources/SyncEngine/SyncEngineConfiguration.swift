@@ -1,4 +1,5 @@
 import Foundation
+import OrgClient
 
 /// Settings of a ``SyncEngine``.
 ///
@@ -11,6 +12,9 @@ import Foundation
 /// | ``clock`` | `any Clock<Duration>` | `ContinuousClock()`: the waits between Bulk job polls |
 /// | ``bulkJobPolling`` | ``BulkJobPolling`` | 50 ms doubling up to 2 s, deadline 1 hour |
 /// | ``customTargets`` | ``CustomTargets`` | none |
+/// | ``maxConcurrentRequests`` | `Int?` | `nil`: each sync's `options.maxConcurrentRequests` (default 4) |
+/// | ``minApiShare`` / ``stopApiShare`` | `Int?` | `nil`: each sync's options (10 and 2 percent) |
+/// | ``recordLockRetry`` | ``OrgClient/RetryPolicy`` | the default policy: `UNABLE_TO_LOCK_ROW` records resent up to 3 times |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
     public var processID: Int32
@@ -28,6 +32,16 @@ public struct SyncEngineConfiguration: Sendable {
     public var bulkJobPolling = BulkJobPolling()
     /// The plug-ins (custom targets in Swift) the syncs of this engine may name; none by default.
     public var customTargets = CustomTargets()
+    /// The most requests a sync up keeps in flight, overriding every sync's
+    /// `options.maxConcurrentRequests` (`--max-requests`); `nil` leaves each sync's own.
+    public var maxConcurrentRequests: Int?
+    /// The share of the daily API allocation (percent) below which a sync up sends one request at
+    /// a time, overriding every sync's `options.minApiShare` (`--min-api-share`).
+    public var minApiShare: Int?
+    /// The share below which a sync up stops, overriding `options.stopApiShare` (`--stop-api-share`).
+    public var stopApiShare: Int?
+    /// How records refused with `UNABLE_TO_LOCK_ROW` are resent (the waits run on ``clock``).
+    public var recordLockRetry = RetryPolicy.default
 
     /// Creates a configuration; see the type's documentation for the defaults.
     public init(

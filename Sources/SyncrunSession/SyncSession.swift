@@ -37,14 +37,23 @@ public struct SyncSession: Sendable {
         public var customTargets: CustomTargets
         /// Where the store, the clients and the engine log.
         public var logger: Logger
+        /// The requests a sync up keeps in flight, overriding each sync's
+        /// `options.maxConcurrentRequests` (`--max-requests`); `nil` leaves each sync's own.
+        public var maxConcurrentRequests: Int?
+        /// The API shares (percent) below which a sync up slows down and stops, overriding each
+        /// sync's `minApiShare` / `stopApiShare` (`--min-api-share`, `--stop-api-share`).
+        public var minApiShare: Int?
+        public var stopApiShare: Int?
 
         /// Creates the options.
         public init(
             storePath: String,
             dryRun: Bool = false,
             customTargets: CustomTargets = CustomTargets(),
-            logger: Logger
+            logger: Logger,
+            maxConcurrentRequests: Int? = nil
         ) {
+            self.maxConcurrentRequests = maxConcurrentRequests
             self.storePath = storePath
             self.dryRun = dryRun
             self.customTargets = customTargets
@@ -103,6 +112,9 @@ public struct SyncSession: Sendable {
             if !options.dryRun { try store.registerMissingSoups(of: config.userStore) }
             var settings = SyncEngineConfiguration()
             settings.customTargets = options.customTargets
+            settings.maxConcurrentRequests = options.maxConcurrentRequests
+            settings.minApiShare = options.minApiShare
+            settings.stopApiShare = options.stopApiShare
             let engine = SyncEngine(
                 store: store,
                 org: connection.client,

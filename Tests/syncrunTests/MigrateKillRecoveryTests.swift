@@ -74,7 +74,7 @@ struct MigrateKillRecoveryTests {
                     [
                         "migrate", "--config", project.config, "--from", "local:" + project.sourceDirectory,
                         "--to", endpoint.baseURL.absoluteString, "--to-access-token", Self.token, "--format", "json",
-                        "--only", "accountsUp", "--only", "contactsUp",
+                        "--only", "accountsUp", "--only", "contactsUp", "--max-requests", "4",
                     ]
                 let syncrunDirectory = project.directory.appendingPathComponent(".syncrun")
                 func deleteStagingStore() throws {

@@ -4,7 +4,8 @@ import Testing
 
 /// Crash safety of `syncrun run`: the process is killed with SIGKILL at random instants during
 /// sync up and sync down, local edits keep coming between the kills, and each kill is followed by
-/// a rerun. At the end no local change is lost and no server record is duplicated.
+/// a rerun. At the end no local change is lost and no server record is duplicated. Sync up runs
+/// with four requests in flight (`--max-requests 4`, the default made explicit).
 ///
 /// `SYNCRUN_KILL_ITERATIONS` sets the number of kill points (default 20); `SYNCRUN_KILL_SEED`
 /// the random seed (default: random, printed on failure).
@@ -20,6 +21,7 @@ struct RunCrashTests {
             // Small pages and a slow-ish plan so kills land inside sync up and sync down alike.
             let arguments = [
                 "run", "--config", project.config, "--org", project.org, "--page-size", "5", "--format", "json",
+                "--max-requests", "4",
             ]
             // How long a whole run takes here, to spread the kill points over it; it shrinks when
             // runs end before their kill point.

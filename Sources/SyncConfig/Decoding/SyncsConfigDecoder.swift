@@ -4,7 +4,9 @@ struct SyncsConfigDecoder {
     let registry: TargetImplRegistry
 
     static let syncKeys = ["syncName", "syncType", "soupName", "target", "options", "dependsOn"]
-    static let optionKeys = ["mergeMode", "fieldlist", "cleanGhosts", "mask"]
+    static let optionKeys = [
+        "mergeMode", "fieldlist", "cleanGhosts", "mask", "maxConcurrentRequests", "minApiShare", "stopApiShare",
+    ]
 
     /// The decoded config plus what the cross-item checks need.
     struct Result {
@@ -168,6 +170,13 @@ struct SyncsConfigDecoder {
         let fieldlist = reader.stringArray("fieldlist")
         let cleanGhosts = reader.bool("cleanGhosts")
         let mask = decodeMask(&reader)
+        let maxConcurrentRequests = clampedOption(
+            &reader,
+            "maxConcurrentRequests",
+            SyncOptions.maxConcurrentRequestsRange
+        )
+        let minApiShare = clampedOption(&reader, "minApiShare", 0...100)
+        let stopApiShare = clampedOption(&reader, "stopApiShare", 0...100)
         let extras = reader.extraKeys(known: Self.optionKeys)
         guard context.log.errorCount == errorsBefore else { return nil }
         return SyncOptions(
@@ -175,8 +184,27 @@ struct SyncsConfigDecoder {
             mergeMode: mergeMode ?? .overwrite,
             cleanGhosts: cleanGhosts ?? false,
             mask: mask,
+            maxConcurrentRequests: maxConcurrentRequests ?? SyncOptions.defaultMaxConcurrentRequests,
+            minApiShare: minApiShare ?? SyncOptions.defaultMinApiShare,
+            stopApiShare: stopApiShare ?? SyncOptions.defaultStopApiShare,
             extraKeys: extras
         )
+    }
+
+    /// An integer option (`maxConcurrentRequests`, `minApiShare`, `stopApiShare`), clamped into
+    /// `range` with a warning.
+    private func clampedOption(_ options: inout ObjectReader, _ key: String, _ range: ClosedRange<Int>) -> Int? {
+        guard let (value, node) = options.integer(key) else { return nil }
+        let used = min(max(value, range.lowerBound), range.upperBound)
+        if used != value {
+            context.warning(
+                .valueClamped,
+                at: node.position,
+                path: options.path.appending(key),
+                ConfigMessages.clamped(key, value: value, range: range, used: used)
+            )
+        }
+        return used
     }
 
     /// `options.mask`: field name → a kind's name, or `{"fixed": "text"}`. Says once that masks

@@ -26,12 +26,22 @@ extension SyncDefinition {
     }
 
     /// The options as persisted: `mergeMode`, `fieldlist` when set, `cleanGhosts` when true,
-    /// unknown keys verbatim.
+    /// `maxConcurrentRequests`, `minApiShare` and `stopApiShare` when not the default, unknown keys
+    /// verbatim.
     public var normalizedOptionsJSON: JSONValue {
         var members = options.extraKeys
         members["mergeMode"] = .string(options.mergeMode.rawValue)
         if let fieldlist = JSONValue.strings(options.fieldlist) { members["fieldlist"] = fieldlist }
         if options.cleanGhosts { members["cleanGhosts"] = .bool(true) }
+        if options.maxConcurrentRequests != SyncOptions.defaultMaxConcurrentRequests {
+            members["maxConcurrentRequests"] = .integer(Int64(options.maxConcurrentRequests))
+        }
+        if options.minApiShare != SyncOptions.defaultMinApiShare {
+            members["minApiShare"] = .integer(Int64(options.minApiShare))
+        }
+        if options.stopApiShare != SyncOptions.defaultStopApiShare {
+            members["stopApiShare"] = .integer(Int64(options.stopApiShare))
+        }
         if !options.mask.isEmpty {
             members["mask"] = .object(
                 options.mask.mapValues { mask in

@@ -10,6 +10,13 @@ import JSONCore
 ///   sync down.
 /// - `mask` (object, product extension): field name → ``FieldMask``, applied by `syncrun migrate`
 ///   to the values this sync up writes; `run` and `sync` never mask.
+/// - `maxConcurrentRequests` (int 1…25, default 4, product extension): the most requests this
+///   sync up (or the migration of its object) keeps in flight at once; 1 sends one at a time.
+///   `--max-requests` on the command line overrides it.
+/// - `minApiShare` (int percent 0…100, default 10, product extension): when the org reports less
+///   than this share of its daily API requests left, sync up drops to one request at a time.
+/// - `stopApiShare` (int percent 0…100, default 2, product extension): below this share left, sync
+///   up stops cleanly between batches (resumable). `--min-api-share` / `--stop-api-share` override.
 ///
 /// Other keys are kept verbatim in ``extraKeys``.
 public struct SyncOptions: Sendable, Hashable {
@@ -21,8 +28,24 @@ public struct SyncOptions: Sendable, Hashable {
     public var cleanGhosts: Bool
     /// Masks `migrate` applies to written fields, by field name as the config spells it (`mask`).
     public var mask: [String: FieldMask]
+    /// The most requests in flight at once (`maxConcurrentRequests`, product extension).
+    public var maxConcurrentRequests: Int
+    /// The share of the daily API allocation (percent) below which sync up sends one request at a
+    /// time (`minApiShare`, product extension).
+    public var minApiShare: Int
+    /// The share of the daily API allocation (percent) below which sync up stops (`stopApiShare`).
+    public var stopApiShare: Int
     /// Keys of the options object the product does not know, verbatim.
     public var extraKeys: [String: JSONValue]
+
+    /// `maxConcurrentRequests` when the config leaves it out.
+    public static let defaultMaxConcurrentRequests = 4
+    /// The accepted `maxConcurrentRequests`; larger values are clamped with a warning.
+    public static let maxConcurrentRequestsRange = 1...25
+    /// `minApiShare` when the config leaves it out (percent).
+    public static let defaultMinApiShare = 10
+    /// `stopApiShare` when the config leaves it out (percent).
+    public static let defaultStopApiShare = 2
 
     /// Creates options; the defaults match a config with no `options` object.
     public init(
@@ -30,9 +53,15 @@ public struct SyncOptions: Sendable, Hashable {
         mergeMode: MergeMode = .overwrite,
         cleanGhosts: Bool = false,
         mask: [String: FieldMask] = [:],
+        maxConcurrentRequests: Int = SyncOptions.defaultMaxConcurrentRequests,
+        minApiShare: Int = SyncOptions.defaultMinApiShare,
+        stopApiShare: Int = SyncOptions.defaultStopApiShare,
         extraKeys: [String: JSONValue] = [:]
     ) {
+        self.minApiShare = minApiShare
+        self.stopApiShare = stopApiShare
         self.mask = mask
+        self.maxConcurrentRequests = maxConcurrentRequests
         self.fieldlist = fieldlist
         self.mergeMode = mergeMode
         self.cleanGhosts = cleanGhosts

@@ -19,6 +19,9 @@ struct ParentChildrenSyncUpRunner: Sendable {
     let events: AsyncStream<SyncEvent>.Continuation?
     /// The engine's clock, for create intents.
     let registry: SyncStateRegistry
+    /// The run's requests in flight: trees of one page are sent in parallel, each holding one
+    /// slot for its calls, which go in order.
+    var window = RequestWindow(limit: 1)
 
     var parentSoup: String { plan.parentInfo.soupName }
     var childSoup: String { plan.childrenInfo.soupName }
@@ -58,7 +61,9 @@ struct ParentChildrenSyncUpRunner: Sendable {
             childOutcomes[orphan.entryID] = .failed([Self.parentNotFound(orphan, field: plan.parentIDField)])
         }
 
-        let versions = try await ParentChildrenTreeCheck(org: org, plan: plan).serverVersions(of: trees)
+        let check = ParentChildrenTreeCheck(org: org, plan: plan)
+        let versions = try await window.run { [trees] in try await check.serverVersions(of: trees) }
+        var sending: [(tree: ParentChildrenTree, sendsParent: Bool)] = []
         for var tree in trees {
             let decision = ParentChildrenTreeCheck.decide(
                 tree,
@@ -72,24 +77,22 @@ struct ParentChildrenSyncUpRunner: Sendable {
             childOutcomes.merge(decision.children) { $1 }
             if decision.isLeftAlone { continue }
             tree.children.removeAll { decision.children[$0.entryID] != nil }
-
-            let sender = ParentChildrenSyncUpSender(org: org, plan: plan)
-            var result = try await sender.send(tree, sendsParent: decision.parent == nil)
-            if let outcome = result.parent { parentOutcomes[tree.parent.entryID] = outcome }
-            childOutcomes.merge(result.children) { $1 }
-            if plan.parent.isOverwrite, result.parentNotFound || !result.childrenNotFound.isEmpty {
-                let rerun = try await rerunTree(tree, after: result)
-                result = try await sender.send(rerun, sendsParent: true)
-                if let outcome = result.parent { parentOutcomes[tree.parent.entryID] = outcome }
-                // A clean parent re-created on the server (a child found it deleted) is written back
-                // like a created one: it takes the new id and its children follow (as MobileSync).
-                if tree.parent.action == .none, rerun.parent.action == .create, result.parent != nil {
-                    parents.append(rerun.parent)
-                }
-                childOutcomes.merge(result.children) { $1 }
-                let known = Set(children.map(\.entryID))
-                children += rerun.children.filter { !known.contains($0.entryID) }
-            }
+            sending.append((tree, decision.parent == nil))
+        }
+        // Different parents in parallel (as many as the window lets); one tree's calls in order.
+        var sent: [TreeAnswer?] = Array(repeating: nil, count: sending.count)
+        let runner = self
+        try await window.forEach(sending) { item in
+            try await runner.send(item.tree, sendsParent: item.sendsParent)
+        } receive: { index, answer in
+            sent[index] = answer
+        }
+        for answer in sent.compactMap({ $0 }) {
+            if let outcome = answer.parent { parentOutcomes[answer.parentEntryID] = outcome }
+            childOutcomes.merge(answer.children) { $1 }
+            if let rerunParent = answer.rerunParent { parents.append(rerunParent) }
+            let known = Set(children.map(\.entryID))
+            children += answer.rerunChildren.filter { !known.contains($0.entryID) }
         }
 
         let parentDates = try await readBack(
@@ -155,6 +158,40 @@ struct ParentChildrenSyncUpRunner: Sendable {
 
     private var parentIDFieldName: String { plan.parentInfo.idFieldName }
 
+    /// What sending one tree came to.
+    struct TreeAnswer: Sendable {
+        var parentEntryID: Int64
+        var parent: SyncUpOutcome?
+        var children: [Int64: SyncUpOutcome] = [:]
+        /// A clean parent re-created on the server, to write back like a created one.
+        var rerunParent: SyncUpRecord?
+        /// The children of a re-run tree, to write back too.
+        var rerunChildren: [SyncUpRecord] = []
+    }
+
+    /// Sends `tree` (its calls in order), and once more under `OVERWRITE` when records of it were
+    /// found deleted on the server.
+    private func send(_ tree: ParentChildrenTree, sendsParent: Bool) async throws -> TreeAnswer {
+        let sender = ParentChildrenSyncUpSender(org: org, plan: plan)
+        var answer = TreeAnswer(parentEntryID: tree.parent.entryID)
+        var result = try await sender.send(tree, sendsParent: sendsParent)
+        answer.parent = result.parent
+        answer.children = result.children
+        if plan.parent.isOverwrite, result.parentNotFound || !result.childrenNotFound.isEmpty {
+            let rerun = try await rerunTree(tree, after: result)
+            result = try await sender.send(rerun, sendsParent: true)
+            if let outcome = result.parent { answer.parent = outcome }
+            // A clean parent re-created on the server (a child found it deleted) is written back
+            // like a created one: it takes the new id and its children follow (as MobileSync).
+            if tree.parent.action == .none, rerun.parent.action == .create, result.parent != nil {
+                answer.rerunParent = rerun.parent
+            }
+            answer.children.merge(result.children) { $1 }
+            answer.rerunChildren = rerun.children
+        }
+        return answer
+    }
+
     /// The tree to send again under `OVERWRITE` after records were found deleted on the server:
     /// a missing parent is re-created with all its children (created again under
     /// `MASTER_DETAIL`, whose children the server deleted with it; re-pointed by an update under
@@ -192,7 +229,8 @@ struct ParentChildrenSyncUpRunner: Sendable {
             guard let id = outcomes[record.entryID]?.serverID, let type = record.objectType else { return nil }
             return (type, id)
         }
-        return try await SyncUpReadBack(org: org, modificationDateFieldName: field).modificationDates(of: written)
+        let readBack = SyncUpReadBack(org: org, modificationDateFieldName: field)
+        return try await window.run { try await readBack.modificationDates(of: written) }
     }
 
     static func parentNotFound(_ child: SyncUpRecord, field: String) -> OrgErrorDetail {

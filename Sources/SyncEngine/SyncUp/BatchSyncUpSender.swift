@@ -5,28 +5,27 @@ import OrgClient
 /// false; sync-semantics §8.2). Updates carry `If-Unmodified-Since` under `LEAVE_IF_CHANGED`
 /// (412 = conflict, §11 item 1); updates answered "not found" are re-created in one further call
 /// under `OVERWRITE`, and only they are resent (§11 item 21).
+///
+/// The composite calls go out as many at once as the run's ``RequestWindow`` lets; records
+/// refused with `UNABLE_TO_LOCK_ROW` are resent after a backoff (``RecordLockRetry``).
 struct BatchSyncUpSender: Sendable {
     let org: any OrgClient
     let plan: SyncUpRequestPlan
     /// Subrequests per composite call (`maxBatchSize`, at most 25).
     let callSize: Int
+    /// The run's requests in flight.
+    var window = RequestWindow(limit: 1)
+    /// How lock refusals are resent.
+    var lockRetry = RecordLockRetry()
 
     /// Sends `records` (each to create, update or delete) and returns each one's outcome.
     ///
     /// - Throws: `OrgClientError` when a composite call fails as a whole (the run fails).
     func send(_ records: [SyncUpRecord]) async throws -> [Int64: SyncUpOutcome] {
         var outcomes: [Int64: SyncUpOutcome] = [:]
-        var recreate: [SyncUpRecord] = []
-        for start in stride(from: 0, to: records.count, by: callSize) {
-            let chunk = Array(records[start..<min(start + callSize, records.count)])
-            try await call(chunk, forceCreate: false, into: &outcomes, notFound: &recreate)
-        }
+        let recreate = try await calls(records, forceCreate: false, into: &outcomes)
         if plan.isOverwrite, !recreate.isEmpty {
-            var ignored: [SyncUpRecord] = []
-            for start in stride(from: 0, to: recreate.count, by: callSize) {
-                let chunk = Array(recreate[start..<min(start + callSize, recreate.count)])
-                try await call(chunk, forceCreate: true, into: &outcomes, notFound: &ignored)
-            }
+            _ = try await calls(recreate, forceCreate: true, into: &outcomes)
         } else {
             for record in recreate {
                 outcomes[record.entryID] = .conflict(
@@ -41,36 +40,65 @@ struct BatchSyncUpSender: Sendable {
         return outcomes
     }
 
-    private func call(
+    /// Sends `records` in composite calls of `callSize`, as many at once as ``window`` lets, and
+    /// records each one's outcome; returns the updates answered "not found", in record order.
+    private func calls(
         _ records: [SyncUpRecord],
         forceCreate: Bool,
-        into outcomes: inout [Int64: SyncUpOutcome],
-        notFound: inout [SyncUpRecord]
-    ) async throws {
-        var sent: [(record: SyncUpRecord, request: SyncUpRequestPlan.Request)] = []
-        var subrequests: [CompositeSubrequest] = []
+        into outcomes: inout [Int64: SyncUpOutcome]
+    ) async throws -> [SyncUpRecord] {
+        let size = max(callSize, 1)
+        let chunks = stride(from: 0, to: records.count, by: size).map {
+            Array(records[$0..<min($0 + size, records.count)])
+        }
+        var notFound: [[SyncUpRecord]] = Array(repeating: [], count: chunks.count)
+        let sender = self
+        try await window.forEach(chunks) { chunk in
+            try await sender.call(chunk, forceCreate: forceCreate)
+        } receive: { index, answer in
+            outcomes.merge(answer.outcomes) { $1 }
+            notFound[index] = answer.notFound
+        }
+        return notFound.flatMap { $0 }
+    }
+
+    /// What one composite call came to.
+    private struct CallAnswer: Sendable {
+        var outcomes: [Int64: SyncUpOutcome] = [:]
+        var notFound: [SyncUpRecord] = []
+    }
+
+    private func call(_ records: [SyncUpRecord], forceCreate: Bool) async throws -> CallAnswer {
+        var answer = CallAnswer()
+        var sent: [(record: SyncUpRecord, request: SyncUpRequestPlan.Request, subrequest: CompositeSubrequest)] = []
         for record in records {
             let request = plan.request(for: record, forceCreate: forceCreate)
             if let subrequest = subrequest(for: request, record: record) {
-                sent.append((record, request))
-                subrequests.append(subrequest)
+                sent.append((record, request, subrequest))
             } else if case .invalid(let error) = request {
-                outcomes[record.entryID] = .failed([error])
+                answer.outcomes[record.entryID] = .failed([error])
             } else {
-                outcomes[record.entryID] = .failed([
+                answer.outcomes[record.entryID] = .failed([
                     SyncUpRequestPlan.localError("MISSING_OBJECT_TYPE", "the record has no 'attributes.type'")
                 ])
             }
         }
-        guard !subrequests.isEmpty else { return }
-        let responses = try await org.composite(subrequests, allOrNone: false)
-        let byReference = Dictionary(responses.map { ($0.referenceID, $0) }) { first, _ in first }
-        for (record, request) in sent {
-            switch Self.outcome(of: byReference[Self.referenceID(record)], request: request, record: record) {
-            case .decided(let outcome): outcomes[record.entryID] = outcome
-            case .notFound: notFound.append(record)
+        guard !sent.isEmpty else { return answer }
+        let org = org
+        let responses = try await lockRetry.send(sent.map(\.subrequest)) { subrequests in
+            let responses = try await org.composite(subrequests, allOrNone: false)
+            let byReference = Dictionary(responses.map { ($0.referenceID, $0) }) { first, _ in first }
+            return subrequests.map { byReference[$0.referenceID] }
+        } isLocked: {
+            RecordLockRetry.isLockRefusal($0.errors)
+        }
+        for ((record, request, _), response) in zip(sent, responses) {
+            switch Self.outcome(of: response, request: request, record: record) {
+            case .decided(let outcome): answer.outcomes[record.entryID] = outcome
+            case .notFound: answer.notFound.append(record)
             }
         }
+        return answer
     }
 
     /// How one subresponse reads for a record.

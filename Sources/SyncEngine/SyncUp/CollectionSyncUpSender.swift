@@ -4,13 +4,20 @@ import OrgClient
 /// calls (create, upsert per type, update, delete) of at most 200 records, results matched by
 /// position, and one re-create call for updates of records deleted on the server under
 /// `OVERWRITE` (only those records are resent, §11 item 21).
+///
+/// The calls of one kind go out together, as many at once as the run's ``RequestWindow`` lets
+/// (the window is shared with the other batches in flight, so a page's last calls overlap the
+/// next page's first); records refused with `UNABLE_TO_LOCK_ROW` are resent after a backoff
+/// (``RecordLockRetry``).
 struct CollectionSyncUpSender: Sendable {
     let org: any OrgClient
     let plan: SyncUpRequestPlan
     /// The most records per call (sObject Collections take 200); longer lists are split.
     var callSize = 200
-    /// The most calls of one batch sent at once.
-    static let callsInFlight = 3
+    /// The run's requests in flight.
+    var window = RequestWindow(limit: 1)
+    /// How lock refusals are resent.
+    var lockRetry = RecordLockRetry()
 
     /// Sends `records` (each to create, update or delete) and returns each one's outcome.
     ///
@@ -58,38 +65,42 @@ struct CollectionSyncUpSender: Sendable {
         return outcomes
     }
 
-    /// Runs the collection calls for `items`, `callSize` records each, ``callsInFlight`` at a
-    /// time; the results are matched by position (`nil` when the server returned fewer results
-    /// than records).
+    /// Runs the collection calls for `items`, `callSize` records each, as many at once as
+    /// ``window`` lets; the results are matched by position (`nil` when the server returned fewer
+    /// results than records). Records refused with `UNABLE_TO_LOCK_ROW` are resent alone.
     ///
     /// Calls of one batch are independent (each record appears in one call, and the batch's
     /// intents are recorded before it is sent), so the org works on one while the answer of the
     /// other is read. A call that fails fails the batch, as when they were sent one by one.
     private func call(
         _ items: [(Int64, SObjectRecord)],
-        _ operation: ([SObjectRecord]) -> CollectionOperation
+        _ operation: @escaping @Sendable ([SObjectRecord]) -> CollectionOperation
     ) async throws -> [((Int64, SObjectRecord), CollectionResult?)] {
-        let size = max(callSize, 1)
-        let chunks = stride(from: 0, to: items.count, by: size).map { items[$0..<min($0 + size, items.count)] }
-        var answers: [[CollectionResult]] = Array(repeating: [], count: chunks.count)
-        let org = org
-        try await withThrowingTaskGroup(of: (Int, [CollectionResult]).self) { group in
-            var next = 0
-            var running = 0
-            while true {
-                while next < chunks.count, running < Self.callsInFlight {
-                    let index = next
-                    let request = operation(chunks[index].map(\.1))
-                    group.addTask { (index, try await org.collection(request, allOrNone: false)) }
-                    next += 1
-                    running += 1
-                }
-                guard let (index, results) = try await group.next() else { break }
-                running -= 1
-                answers[index] = results
-            }
+        try await calls(items) { [org] chunk in
+            try await org.collection(operation(chunk.map(\.1)), allOrNone: false)
         }
-        var matched: [((Int64, SObjectRecord), CollectionResult?)] = []
+    }
+
+    /// Sends `items` in chunks of `callSize` through `send`, as many at once as ``window`` lets,
+    /// resending lock refusals; each item with its result (matched by position).
+    private func calls<Item: Sendable>(
+        _ items: [Item],
+        _ send: @escaping @Sendable ([Item]) async throws -> [CollectionResult]
+    ) async throws -> [(Item, CollectionResult?)] {
+        let size = max(callSize, 1)
+        let chunks = stride(from: 0, to: items.count, by: size).map { Array(items[$0..<min($0 + size, items.count)]) }
+        var answers: [[CollectionResult?]] = Array(repeating: [], count: chunks.count)
+        let lockRetry = lockRetry
+        try await window.forEach(chunks) { chunk in
+            try await lockRetry.send(chunk) {
+                try await send($0).map { Optional($0) }
+            } isLocked: {
+                RecordLockRetry.isLockRefusal($0.errors)
+            }
+        } receive: { index, results in
+            answers[index] = results
+        }
+        var matched: [(Item, CollectionResult?)] = []
         matched.reserveCapacity(items.count)
         for (chunk, results) in zip(chunks, answers) {
             for (index, item) in chunk.enumerated() {
@@ -103,7 +114,7 @@ struct CollectionSyncUpSender: Sendable {
     private func write(
         _ items: [(Int64, SObjectRecord)],
         into outcomes: inout [Int64: SyncUpOutcome],
-        _ operation: ([SObjectRecord]) -> CollectionOperation
+        _ operation: @escaping @Sendable ([SObjectRecord]) -> CollectionOperation
     ) async throws {
         for (item, result) in try await call(items, operation) {
             if let result, result.isSuccess, let id = result.id {
@@ -115,16 +126,10 @@ struct CollectionSyncUpSender: Sendable {
     }
 
     private func deleteAll(_ deletes: [(Int64, String)], into outcomes: inout [Int64: SyncUpOutcome]) async throws {
-        for start in stride(from: 0, to: deletes.count, by: max(callSize, 1)) {
-            let chunk = Array(deletes[start..<min(start + max(callSize, 1), deletes.count)])
-            try await delete(chunk, into: &outcomes)
+        let answered = try await calls(deletes) { [org] chunk in
+            try await org.collection(.delete(ids: chunk.map(\.1)), allOrNone: false)
         }
-    }
-
-    private func delete(_ deletes: [(Int64, String)], into outcomes: inout [Int64: SyncUpOutcome]) async throws {
-        let results = try await org.collection(.delete(ids: deletes.map(\.1)), allOrNone: false)
-        for (index, item) in deletes.enumerated() {
-            let result = index < results.count ? results[index] : nil
+        for (item, result) in answered {
             if let result, result.isSuccess || SyncUpRequestPlan.isNotFound(result.errors) {
                 outcomes[item.0] = .deleted  // 404-like answers mean "already deleted" (§7.6)
             } else {

@@ -5,19 +5,35 @@ import SOQL
 /// Sends records one REST call each (sync-semantics §7): `POST` / upsert by external id,
 /// `PATCH` (with `If-Unmodified-Since` under `LEAVE_IF_CHANGED`, 412 = conflict, §11 item 1) and
 /// `DELETE` (404 = already deleted).
+///
+/// Records go out as many at once as the run's ``RequestWindow`` lets (each record is one
+/// request, independent of the others); a record refused with `UNABLE_TO_LOCK_ROW` is resent
+/// after a backoff (``RecordLockRetry``).
 struct SingleSyncUpSender: Sendable {
     let org: any OrgClient
     let plan: SyncUpRequestPlan
+    /// The run's requests in flight.
+    var window = RequestWindow(limit: 1)
+    /// How lock refusals are resent.
+    var lockRetry = RecordLockRetry()
 
-    /// Sends `records` in order and returns each one's outcome.
+    /// Sends `records` and returns each one's outcome.
     ///
     /// - Throws: `OrgClientError` without an HTTP answer (network, timeout, authentication): the
     ///   run fails. HTTP refusals of one record become that record's outcome.
     func send(_ records: [SyncUpRecord]) async throws -> [Int64: SyncUpOutcome] {
         var outcomes: [Int64: SyncUpOutcome] = [:]
-        for record in records {
+        let sender = self
+        try await window.forEach(records) { record in
             try Task.checkCancellation()
-            outcomes[record.entryID] = try await send(record)
+            let answers = try await sender.lockRetry.send([record]) {
+                [try await sender.send($0[0])]
+            } isLocked: {
+                if case .failed(let errors) = $0 { RecordLockRetry.isLockRefusal(errors) } else { false }
+            }
+            return answers.first.flatMap { $0 } ?? .failed([])
+        } receive: { index, outcome in
+            outcomes[records[index].entryID] = outcome
         }
         return outcomes
     }

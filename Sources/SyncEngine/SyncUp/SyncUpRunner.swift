@@ -20,6 +20,16 @@ struct SyncUpRunner: Sendable {
     var customSender: CustomSyncUpSender?
     /// How Bulk API 2.0 ingest jobs are awaited.
     var bulkPoller = BulkJobPoller(policy: BulkJobPolling(), clock: ContinuousClock())
+    /// The requests this run keeps in flight (`maxConcurrentRequests`): every send, conflict
+    /// check and read-back takes a slot.
+    var window = RequestWindow(limit: SyncOptions.defaultMaxConcurrentRequests)
+    /// How records refused with `UNABLE_TO_LOCK_ROW` are resent.
+    var lockRetry = RecordLockRetry()
+    /// When the org's API allocation runs low: one request at a time, then a clean stop.
+    var allocation = APIAllocationGuard(
+        slowBelow: Double(SyncOptions.defaultMinApiShare),
+        stopBelow: Double(SyncOptions.defaultStopApiShare)
+    )
 
     /// Runs `definition` (state `state`, target `target`).
     ///
@@ -57,21 +67,26 @@ struct SyncUpRunner: Sendable {
 
         var failure: String?
         var stopped = false
+        var stopMessage: String?
         do {
             if target.kind == .parentChildren, let info = target.parentChildren {
-                let runner = ParentChildrenSyncUpRunner(
+                var runner = ParentChildrenSyncUpRunner(
                     store: store,
                     org: org,
                     plan: ParentChildrenSyncUpPlan(info: info, target: target, parent: plan),
                     events: events,
                     registry: registry
                 )
+                runner.window = window
                 stopped = try await runner.run(progress: &progress, stop: stop)
             } else {
                 stopped = try await runRecords(definition, target: target, plan: plan, progress: &progress, stop: stop)
             }
         } catch is CancellationError {
             stopped = true
+        } catch let stop as APIAllocationStop {
+            stopped = true
+            stopMessage = stop.message
         } catch {
             failure = SyncEngineError.wrapping(error, syncName: name).message
         }
@@ -81,7 +96,7 @@ struct SyncUpRunner: Sendable {
         if let failure {
             final = progress.fail(failure, now: endedAt)
         } else if stopped {
-            final = progress.stop(SyncEngineError.stopped(name).message, now: endedAt)
+            final = progress.stop(stopMessage ?? SyncEngineError.stopped(name).message, now: endedAt)
         } else {
             final = progress.finish(now: endedAt)
         }
@@ -113,11 +128,13 @@ struct SyncUpRunner: Sendable {
     /// Streams the dirty records (sync-semantics §7.1, §11 item 22): counts them for `totalSize`,
     /// then reads one batch at a time after the last entry id seen, in numeric entry-id order
     /// (the next batch is read while one is sent). Each batch is prepared (intents, conflicts)
-    /// while the batch before it is being sent, sent once that one is answered, and read back and
-    /// written back while the next is sent, so the org and the store work at the same time; a
-    /// batch's write-back always follows its own sends, and every batch sent is written back
-    /// before the run returns, stops or fails. Memory holds four batches whatever the number of
-    /// dirty records, and records left dirty (failed, conflicted) are not read twice.
+    /// and sent while up to ``batchesInFlight`` - 1 batches before it are still being sent, all
+    /// of them sharing the run's ``window`` of requests in flight (so the last calls of one page
+    /// overlap the first of the next); each batch is read back and written back as soon as its
+    /// answers are in, oldest first, while the later ones are sent. A batch's write-back always
+    /// follows its own sends, and every batch sent is written back before the run returns, stops
+    /// or fails. Memory holds ``batchesInFlight`` + 2 batches whatever the number of dirty
+    /// records, and records left dirty (failed, conflicted) are not read twice.
     ///
     /// - Returns: Whether the run stopped on request.
     private func runRecords(
@@ -166,26 +183,46 @@ struct SyncUpRunner: Sendable {
         var cursor: Int64 = 0
         var ahead: Task<[SyncUpRecord], any Error>? = page(cursor)
         defer { ahead?.cancel() }
-        // The batch being sent (its answers not awaited yet), and the batch before it, answered,
-        // whose read-back and write-back are still to do. While one batch is being sent, the one
-        // before it is written back and the next one is prepared, so the org always has work;
-        // batches are written back in order, each after its own sends, and every batch sent is
-        // written back before the run returns, stops or fails.
-        var sending: (answers: Task<[Int64: SyncUpOutcome], any Error>, batch: PreparedBatch)?
-        var sent: SentBatch?
-        /// Waits for the batch being sent and makes it the one to write back.
-        func answered() async throws {
-            guard let (answers, prepared) = sending else { return }
-            sending = nil
+        // The batches being sent, oldest first (their answers not all awaited yet). The oldest is
+        // written back once its answers are in, while the later ones are still being sent, so
+        // the org always has work; batches are written back in order, each after its own sends,
+        // and every batch sent is written back before the run returns, stops or fails.
+        var inFlight: [(answers: Task<[Int64: SyncUpOutcome], any Error>, batch: PreparedBatch)] = []
+        /// Waits for the oldest batch being sent and writes it back.
+        func writeBackOldest() async throws {
+            guard !inFlight.isEmpty else { return }
+            let (answers, prepared) = inFlight.removeFirst()
             var outcomes = prepared.outcomes
             outcomes.merge(try await answers.value) { $1 }
-            sent = SentBatch(records: prepared.batch, outcomes: outcomes)
+            var sent: SentBatch? = SentBatch(records: prepared.batch, outcomes: outcomes)
+            try await finish(&sent, plan: plan, progress: &progress)
         }
         /// Writes back every batch sent, oldest first.
         func drain() async throws {
-            try await finish(&sent, plan: plan, progress: &progress)
-            try await answered()
-            try await finish(&sent, plan: plan, progress: &progress)
+            while !inFlight.isEmpty { try await writeBackOldest() }
+        }
+        // The API allocation, read from the latest response's `Sforce-Limit-Info` before each
+        // batch: low, one request at a time from then on (said once); nearly gone, a clean stop
+        // (every batch sent is written back by the error path below).
+        var slowed = false
+        func checkAllocation() throws {
+            let usage = org.statistics().apiUsage
+            switch allocation.verdict(usage) {
+            case .proceed:
+                break
+            case .slowDown(let left):
+                guard !slowed, let usage else { break }
+                slowed = true
+                window.setLimit(1)
+                events?.yield(
+                    .warning(syncName: definition.name, message: allocation.slowDownMessage(usage, percentLeft: left))
+                )
+            case .stop(let left):
+                guard let usage else { break }
+                throw APIAllocationStop(
+                    message: allocation.stopMessage(usage, percentLeft: left, syncName: definition.name)
+                )
+            }
         }
         do {
             while true {
@@ -193,6 +230,7 @@ struct SyncUpRunner: Sendable {
                     try await drain()
                     return true
                 }
+                try checkAllocation()
                 let batch = try await (ahead ?? page(cursor)).value
                 guard let last = batch.last else {
                     try await drain()
@@ -214,36 +252,49 @@ struct SyncUpRunner: Sendable {
                     )
                     continue
                 }
-                // Prepared while the batch before is still being sent.
+                // Prepared while the batches before are still being sent.
                 let prepared = try await prepare(batch, plan: plan, soup: soup)
-                try await answered()
                 let (kind, callSize, name) = (target.kind, target.maxBatchSize, definition.name)
-                sending = (
-                    Task { [prepared] in
-                        try await send(
-                            prepared.toSend,
-                            kind: kind,
-                            callSize: callSize,
-                            plan: plan,
-                            ingest: ingest.map {
-                                IngestSyncUpSender(org: $0, plan: plan, syncName: name, poller: bulkPoller)
-                            }
-                        )
-                    },
-                    prepared
+                inFlight.append(
+                    (
+                        Task { [prepared] in
+                            try await send(
+                                prepared.toSend,
+                                kind: kind,
+                                callSize: callSize,
+                                plan: plan,
+                                ingest: ingest.map {
+                                    IngestSyncUpSender(org: $0, plan: plan, syncName: name, poller: bulkPoller)
+                                }
+                            )
+                        },
+                        prepared
+                    )
                 )
-                try await finish(&sent, plan: plan, progress: &progress)
+                // Ingest jobs hold 10,000 records each: one at a time.
+                let most = ingest == nil ? Self.batchesInFlight : 1
+                while inFlight.count >= most { try await writeBackOldest() }
             }
         } catch {
             // The batches already sent are still written back when a later step fails (a batch
             // whose sends failed keeps its records dirty, with their intents, for the next run).
-            try? await finish(&sent, plan: plan, progress: &progress)
-            if (try? await answered()) != nil {
+            // Every batch's requests are awaited before the run returns.
+            while !inFlight.isEmpty {
+                let (answers, prepared) = inFlight.removeFirst()
+                guard let answered = try? await answers.value else { continue }
+                var sent: SentBatch? = SentBatch(
+                    records: prepared.batch,
+                    outcomes: prepared.outcomes.merging(answered) { $1 }
+                )
                 try? await finish(&sent, plan: plan, progress: &progress)
             }
             throw error
         }
     }
+
+    /// The batches being sent at once (sharing the run's ``window``): while the oldest's last
+    /// calls are answered, the next one's fill the window.
+    static let batchesInFlight = 2
 
     /// A batch whose records were sent, with each one's outcome.
     struct SentBatch: Sendable {
@@ -290,10 +341,8 @@ struct SyncUpRunner: Sendable {
         try await recordCreateIntents(&batch, decided: outcomes, plan: plan, soup: soup)
         var versions: [Int64: SyncUpConflictChecker.ServerVersion] = [:]
         if !plan.isOverwrite {
-            versions = try await SyncUpConflictChecker(
-                org: org,
-                modificationDateFieldName: plan.modificationDateFieldName
-            ).serverVersions(of: batch)
+            let checker = SyncUpConflictChecker(org: org, modificationDateFieldName: plan.modificationDateFieldName)
+            versions = try await window.run { [batch] in try await checker.serverVersions(of: batch) }
         }
         var toSend: [SyncUpRecord] = []
         for record in batch where outcomes[record.entryID] == nil {
@@ -331,9 +380,23 @@ struct SyncUpRunner: Sendable {
             if let ingest {
                 return try await ingest.send(toSend)
             }
-            return try await CollectionSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
-        case .batch: return try await BatchSyncUpSender(org: org, plan: plan, callSize: callSize).send(toSend)
-        case .single: return try await SingleSyncUpSender(org: org, plan: plan).send(toSend)
+            return try await CollectionSyncUpSender(
+                org: org,
+                plan: plan,
+                callSize: callSize,
+                window: window,
+                lockRetry: lockRetry
+            ).send(toSend)
+        case .batch:
+            return try await BatchSyncUpSender(
+                org: org,
+                plan: plan,
+                callSize: callSize,
+                window: window,
+                lockRetry: lockRetry
+            ).send(toSend)
+        case .single:
+            return try await SingleSyncUpSender(org: org, plan: plan, window: window, lockRetry: lockRetry).send(toSend)
         case .parentChildren, .custom, .endpoint:
             // Trees run in ParentChildrenSyncUpRunner, endpoints in processEndpoint, custom
             // targets in processCustom.
@@ -354,8 +417,8 @@ struct SyncUpRunner: Sendable {
             guard let id = outcomes[record.entryID]?.serverID, let type = record.objectType else { return nil }
             return (type, id)
         }
-        let dates = try await SyncUpReadBack(org: org, modificationDateFieldName: plan.modificationDateFieldName)
-            .modificationDates(of: written)
+        let readBack = SyncUpReadBack(org: org, modificationDateFieldName: plan.modificationDateFieldName)
+        let dates = try await window.run { try await readBack.modificationDates(of: written) }
         let state = progress.batchWritten(batch, outcomes: outcomes)
         let writeBack = SyncUpWriteBack(
             soupName: state.soupName,

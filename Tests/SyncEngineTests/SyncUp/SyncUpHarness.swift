@@ -20,10 +20,12 @@ extension EngineHarness {
     ///   - faults: Injected by the local org.
     ///   - hook: Called by the local org before it serves each request.
     ///   - clockStart: The org clock's start (2026-01-01 by default).
+    ///   - apiRequestLimit: The daily API allocation the org reports (`Sforce-Limit-Info` MAX).
     static func withSyncUp<T: Sendable>(
         faults: FaultConfiguration = .none,
         hook: RequestHook? = nil,
         clockStart: Date? = nil,
+        apiRequestLimit: Int = 100_000,
         _ body: (EngineHarness) async throws -> T
     ) async throws -> T {
         try await TemporaryDirectory.with(prefix: "syncup") { directory in
@@ -43,6 +45,7 @@ extension EngineHarness {
             let logURL = directory.appendingPathComponent("requests.jsonl")
             let server = try LocalOrgServer(
                 configuration: LocalOrgConfiguration(
+                    apiRequestLimit: apiRequestLimit,
                     faults: faults,
                     requestLogURL: logURL,
                     requestObserver: observer(hook)

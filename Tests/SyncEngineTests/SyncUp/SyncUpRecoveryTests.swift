@@ -73,7 +73,9 @@ struct SyncUpRecoveryTests {
                 #expect(record["__syncrun_create__"]?["attempt"] == 1)
             }
             let reachedServer = try Self.serverCount(harness, names: ["One", "Twin"])
-            #expect(reachedServer == (kind == .single ? 1 : 3))
+            // Four requests in flight: the single target's other creates may already be out when
+            // the first response is lost (each one adopted on the retry, never created twice).
+            #expect(kind == .single ? (1...3).contains(reachedServer) : reachedServer == 3)
             let before = try harness.requestLog().count
 
             let retried = try await harness.engine().syncUp(definition)

@@ -87,6 +87,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @Flag(help: "Continue a migration that was killed or stopped.") var resume = false
 
+    @OptionGroup var requests: RequestOptions
+
     @Flag(help: "Refuse fields the target lacks or cannot write, instead of leaving them out with a warning.")
     var strict = false
 
@@ -241,18 +243,20 @@ struct MigrateCommand: AsyncParsableCommand {
             let stop = StopSignal()
             let stopper = SignalStopper(stop: stop)
             defer { withExtendedLifetime(stopper) {} }
+            var options = MigrationOptions(
+                dryRun: dryRun,
+                resume: resume,
+                strict: strict,
+                allowDuplicates: allowDuplicates,
+                maskSecret: maskSecret,
+                deleteMissing: deleteMissing
+            )
+            options.maxConcurrentRequests = requests.maxRequests
             report = try await SyncEventStream.run(consume: { await renderer.render($0) }) { events in
                 try await session.migrator.run(
                     sources,
                     storeConfig: loaded.userStore,
-                    options: MigrationOptions(
-                        dryRun: dryRun,
-                        resume: resume,
-                        strict: strict,
-                        allowDuplicates: allowDuplicates,
-                        maskSecret: maskSecret,
-                        deleteMissing: deleteMissing
-                    ),
+                    options: options,
                     stop: stop,
                     events: events
                 ) { [dryRun] progress in

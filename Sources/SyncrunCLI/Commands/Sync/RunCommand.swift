@@ -24,6 +24,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var org: OrgOptions
+    @OptionGroup var requests: RequestOptions
     @Option(
         name: .customLong("only"),
         help: ArgumentHelp("Run only this sync and what it depends on (repeatable).", valueName: "name")
@@ -44,7 +45,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let startedAt = Date()
-        let session = SyncCommandSession(store: store, org: org, format: format)
+        let session = SyncCommandSession(store: store, org: org, format: format, requests: requests.settings)
         let renderer = SyncEventRenderer(format: format)
         let (only, options) = (only, PlanRunOptions(full: full, replace: replace, resume: resume, dryRun: dryRun))
         let (config, report) = try await session.session(renderer: renderer, readOnly: dryRun, names: only) {

@@ -20,6 +20,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var org: OrgOptions
+    @OptionGroup var requests: RequestOptions
     @Argument(help: "Syncs to run (default: all).") var names: [String] = []
     @Flag(help: "Ignore the watermarks: fetch everything, then store the new watermark.") var full = false
     @Flag(help: "Recreate stored definitions that differ from the config (resets their watermark).")
@@ -28,11 +29,8 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (names, full, replace) = (names, full, replace)
-        try await SyncCommandSession(store: store, org: org, format: format).run(names: names) {
-            config,
-            engine,
-            stop,
-            events in
+        let session = SyncCommandSession(store: store, org: org, format: format, requests: requests.settings)
+        try await session.run(names: names) { config, engine, stop, events in
             guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
             var plan: SyncPlan
             do {

@@ -15,6 +15,8 @@ struct SyncCommandSession {
     let store: StoreOptions
     let org: OrgOptions
     let format: SyncOutputFormat
+    /// `--max-requests`, `--min-api-share`, `--stop-api-share`, where the command has them.
+    var requests = RequestSettings()
 
     static var logger: Logger { CLILogging.logger }
 
@@ -75,12 +77,15 @@ struct SyncCommandSession {
         for name in names { _ = try Self.definition(named: name, in: config) }
         let project = try ProjectContext.load(configDirectory: store.config.configDirectory)
         let definition = try await org.definition(project: project)
-        let options = SyncSession.Options(
+        var options = SyncSession.Options(
             storePath: store.resolvedStorePath,
             dryRun: readOnly,
             customTargets: InstalledPlugins.targets,
-            logger: Self.logger
+            logger: Self.logger,
+            maxConcurrentRequests: requests.maxRequests
         )
+        options.minApiShare = requests.minApiShare
+        options.stopApiShare = requests.stopApiShare
         let result = try await SessionErrors.converting(hint: OrgOptions.projectOrgHint(for: org.org, project: project))
         {
             try await SyncSession.with(

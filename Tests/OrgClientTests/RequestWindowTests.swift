@@ -1,0 +1,103 @@
+import Foundation
+import OrgClient
+import Testing
+
+/// ``RequestWindow``: never more requests in flight than the limit, lowered at once, answers
+/// handed back in the caller's task.
+struct RequestWindowTests {
+    /// Counts the bodies running at once.
+    final class Gauge: @unchecked Sendable {
+        private let lock = NSLock()
+        private var now = 0
+        private var highest = 0
+        var most: Int { lock.withLock { highest } }
+        func enter() {
+            lock.withLock {
+                now += 1; highest = max(highest, now)
+            }
+        }
+        func leave() { lock.withLock { now -= 1 } }
+        func reset() { lock.withLock { highest = now } }
+    }
+
+    @Test(arguments: [1, 3, 4])
+    func forEachKeepsAtMostTheLimitInFlightAndAnswersEveryItem(limit: Int) async throws {
+        let window = RequestWindow(limit: limit)
+        let gauge = Gauge()
+        var answers: [Int: Int] = [:]
+        try await window.forEach(Array(0..<40)) { item in
+            gauge.enter()
+            defer { gauge.leave() }
+            try await Task.sleep(for: .milliseconds(2))
+            return item * 10
+        } receive: { index, answer in
+            answers[index] = answer
+        }
+        #expect(gauge.most == limit)
+        #expect(answers.count == 40 && answers.allSatisfy { $0.value == $0.key * 10 })
+    }
+
+    @Test func twoLoopsSharingAWindowStayWithinItsLimit() async throws {
+        let window = RequestWindow(limit: 4)
+        let gauge = Gauge()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    try await window.forEach(Array(0..<30)) { _ in
+                        gauge.enter()
+                        defer { gauge.leave() }
+                        try await Task.sleep(for: .milliseconds(2))
+                    } receive: { _, _ in
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(gauge.most == 4)
+    }
+
+    @Test func aLoweredLimitHoldsForTheRequestsStartedAfterIt() async throws {
+        let window = RequestWindow(limit: 4)
+        let gauge = Gauge()
+        try await window.forEach(Array(0..<8)) { _ in
+            gauge.enter()
+            defer { gauge.leave() }
+            try await Task.sleep(for: .milliseconds(2))
+        } receive: { _, _ in
+        }
+        #expect(gauge.most == 4)
+        window.setLimit(1)
+        gauge.reset()
+        try await window.forEach(Array(0..<8)) { _ in
+            gauge.enter()
+            defer { gauge.leave() }
+            try await Task.sleep(for: .milliseconds(2))
+        } receive: { _, _ in
+        }
+        #expect(gauge.most == 1 && window.limit == 1)
+    }
+
+    @Test func theFirstErrorIsThrownAfterTheOtherRequestsEnd() async throws {
+        struct Refused: Error {}
+        let window = RequestWindow(limit: 3)
+        let gauge = Gauge()
+        await #expect(throws: Refused.self) {
+            try await window.forEach(Array(0..<10)) { item in
+                gauge.enter()
+                defer { gauge.leave() }
+                if item == 2 { throw Refused() }
+                try await Task.sleep(for: .milliseconds(2))
+            } receive: { _, _ in
+            }
+        }
+        // Every slot came back: a later loop gets the whole window.
+        gauge.reset()
+        try await window.forEach(Array(0..<6)) { _ in
+            gauge.enter()
+            defer { gauge.leave() }
+            try await Task.sleep(for: .milliseconds(2))
+        } receive: { _, _ in
+        }
+        #expect(gauge.most == 3)
+    }
+}
