@@ -93,7 +93,9 @@ struct ChangeEventPayload {
             if case .string(let text) = storage, let days = OrgDateTime.parseDate(text) {
                 return .int(Int32(clamping: days))
             }
-        case .id, .reference, .string, .textarea, .email, .phone, .url, .picklist, .multipicklist:
+        // The text-stored types (address and location as their stored text, not the real nested record).
+        case .id, .reference, .string, .textarea, .email, .phone, .url, .picklist, .multipicklist, .combobox,
+            .encryptedString, .base64, .time, .anyType, .json, .address, .location:
             switch storage {
             case .string(let text): return .string(text)
             case .int64(let number): return .string(String(number))

@@ -94,7 +94,9 @@ struct ChangeEventSchema: Sendable {
         case .double, .currency, .percent: .double
         case .datetime: .logical(AvroLogicalType(name: "timestamp-millis"), .long)
         case .date: .logical(AvroLogicalType(name: "date"), .int)
-        case .id, .reference, .string, .textarea, .email, .phone, .url, .picklist, .multipicklist: .string
+        case .id, .reference, .string, .textarea, .email, .phone, .url, .picklist, .multipicklist, .combobox,
+            .encryptedString, .base64, .time, .anyType, .json, .address, .location:
+            .string
         }
     }
 
