@@ -124,6 +124,7 @@ public final class OrgDatabase: Sendable {
         userID = base.userID
         pool = base.pool
         upgrade = base.upgrade
+        changeEvents = base.changeEvents
         schema = context.schema
         self.context = context
     }
