@@ -11,6 +11,7 @@ import Foundation
 /// | ``clock`` | `any Clock<Duration>` | `ContinuousClock()`: the waits between Bulk job polls |
 /// | ``bulkJobPolling`` | ``BulkJobPolling`` | 50 ms doubling up to 2 s, deadline 1 hour |
 /// | ``customTargets`` | ``CustomTargets`` | none |
+/// | ``longTransactions`` | `Bool` | `true` |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
     public var processID: Int32
@@ -28,6 +29,11 @@ public struct SyncEngineConfiguration: Sendable {
     public var bulkJobPolling = BulkJobPolling()
     /// The plug-ins (custom targets in Swift) the syncs of this engine may name; none by default.
     public var customTargets = CustomTargets()
+    /// Whether a SOQL sync down into a soup that holds records writes its pages in long
+    /// transactions (``SoupStore/withLongTransaction(cacheBytes:_:)``: far fewer bytes written).
+    /// While one is open, a write of the same store from another task fails, so an embedder that
+    /// writes the store concurrently with a sync down (as `migrate` does) turns it off.
+    public var longTransactions = true
 
     /// Creates a configuration; see the type's documentation for the defaults.
     public init(
