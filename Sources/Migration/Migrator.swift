@@ -431,7 +431,11 @@ public struct Migrator: Sendable {
                 try store.writeNow { [now] in try $0.startPlanJournal(stepIDs: steps, now: now()) }
             }
         }
-        let engine = SyncEngine(store: store, org: source, logger: logger)
+        // The staging store is written while its sync downs read (writes of objects already
+        // read): no long transactions.
+        var engineConfiguration = SyncEngineConfiguration()
+        engineConfiguration.longTransactions = false
+        let engine = SyncEngine(store: store, org: source, logger: logger, configuration: engineConfiguration)
         if !options.dryRun {
             _ = try engine.recoverInterruptedRuns()
         }

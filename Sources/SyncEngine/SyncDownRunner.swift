@@ -12,6 +12,8 @@ struct SyncDownRunner: Sendable {
     let registry: SyncStateRegistry
     let logger: Logger
     let events: AsyncStream<SyncEvent>.Continuation?
+    /// ``SyncEngineConfiguration/longTransactions``.
+    var longTransactions = true
 
     /// Runs `definition` (its state is `state`) with `fetcher`.
     ///
@@ -162,7 +164,7 @@ struct SyncDownRunner: Sendable {
             }
             // Only the runner writes while a SOQL fetcher fetches (other fetchers write as they
             // walk, or read what this run wrote), so its pages can share long transactions.
-            if failure == nil, bulkLoadSoup == nil, fetcher is SOQLDownFetcher {
+            if failure == nil, bulkLoadSoup == nil, longTransactions, fetcher is SOQLDownFetcher {
                 do {
                     try await store.withLongTransaction(cacheBytes: Self.longTransactionCacheBytes) { open in
                         transaction = open

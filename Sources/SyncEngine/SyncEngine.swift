@@ -128,7 +128,8 @@ public struct SyncEngine: Sendable {
             soql.bulkPoller = BulkJobPoller(policy: configuration.bulkJobPolling, clock: configuration.clock)
             fetcher = soql
         }
-        let runner = SyncDownRunner(store: store, org: org, registry: registry, logger: logger, events: events)
+        var runner = SyncDownRunner(store: store, org: org, registry: registry, logger: logger, events: events)
+        runner.longTransactions = configuration.longTransactions
         return try await runner.run(
             definition,
             state: state,

@@ -15,6 +15,7 @@ import OrgClient
 /// | ``maxConcurrentRequests`` | `Int?` | `nil`: each sync's `options.maxConcurrentRequests` (default 4) |
 /// | ``minApiShare`` / ``stopApiShare`` | `Int?` | `nil`: each sync's options (10 and 2 percent) |
 /// | ``recordLockRetry`` | ``OrgClient/RetryPolicy`` | the default policy: `UNABLE_TO_LOCK_ROW` records resent up to 3 times |
+/// | ``longTransactions`` | `Bool` | `true` |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
     public var processID: Int32
@@ -42,6 +43,11 @@ public struct SyncEngineConfiguration: Sendable {
     public var stopApiShare: Int?
     /// How records refused with `UNABLE_TO_LOCK_ROW` are resent (the waits run on ``clock``).
     public var recordLockRetry = RetryPolicy.default
+    /// Whether a SOQL sync down into a soup that holds records writes its pages in long
+    /// transactions (``SoupStore/withLongTransaction(cacheBytes:_:)``: far fewer bytes written).
+    /// While one is open, a write of the same store from another task fails, so an embedder that
+    /// writes the store concurrently with a sync down (as `migrate` does) turns it off.
+    public var longTransactions = true
 
     /// Creates a configuration; see the type's documentation for the defaults.
     public init(

@@ -38,7 +38,7 @@ public enum TestKeys {
         process.arguments = ["openssl"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try SyncrunProcess.spawn(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw SyncrunProcess.LaunchError(

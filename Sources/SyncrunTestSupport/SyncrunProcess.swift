@@ -10,6 +10,15 @@ import Foundation
 /// #expect(result.status == 0)
 /// ```
 public enum SyncrunProcess {
+    /// Serialises `Process.run` across the test process.
+    private static let spawnLock = NSLock()
+
+    /// Starts `process`, one start at a time across the test process: Foundation's `Process.run`
+    /// on Linux crashed (SIGSEGV in a memmove) when parallel tests started children at once.
+    public static func spawn(_ process: Process) throws {
+        try spawnLock.withLock { try process.run() }
+    }
+
     /// What a finished run printed and how it exited.
     public struct Result: Sendable {
         /// The exit status.
@@ -68,7 +77,7 @@ public enum SyncrunProcess {
         process.standardError = error
         let input = Pipe()
         process.standardInput = input
-        try process.run()
+        try spawn(process)
         onStart?(process.processIdentifier)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
@@ -126,7 +135,7 @@ public enum SyncrunProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try spawn(process)
         try await Task.sleep(for: delay)
         var killed = false
         if process.isRunning {

@@ -35,7 +35,7 @@ struct HostileConfigTests {
         ]
         process.standardOutput = output
         process.standardError = error
-        try process.run()
+        try SyncrunProcess.spawn(process)
         process.waitUntilExit()
         let stdout = try Data(contentsOf: outputURL)
         let entries = (try? JSONSerialization.jsonObject(with: stdout)) as? [[String: Any]] ?? []

@@ -79,19 +79,25 @@ struct MigratePolymorphicTests {
             }
             let caseID = try writer.create("Case", fields: ["Subject": .string("Broken")])
             for index in 0..<activities {
-                let what = index.isMultiple(of: 2) ? accounts[index % accounts.count] : opportunities[index % 5]
-                let who = index % 3 == 0 ? leads[index % leads.count] : contacts[index % contacts.count]
+                // A real org refuses a WhatId on an activity whose WhoId is a Lead
+                // (FIELD_INTEGRITY_EXCEPTION), so those have none.
+                let isLead = index % 3 == 0
+                let what: OrgJSONValue =
+                    isLead
+                    ? .null
+                    : .string(index.isMultiple(of: 2) ? accounts[index % accounts.count] : opportunities[index % 5])
+                let who = isLead ? leads[index % leads.count] : contacts[index % contacts.count]
                 try writer.create(
                     "Task",
                     fields: [
-                        "Subject": .string("Task \(index)"), "WhatId": .string(what), "WhoId": .string(who),
+                        "Subject": .string("Task \(index)"), "WhatId": what, "WhoId": .string(who),
                         "OwnerId": .string(index.isMultiple(of: 3) ? queueID : ann),
                     ]
                 )
                 try writer.create(
                     "Event",
                     fields: [
-                        "Subject": .string("Event \(index)"), "WhatId": .string(what), "WhoId": .string(who),
+                        "Subject": .string("Event \(index)"), "WhatId": what, "WhoId": .string(who),
                         "OwnerId": .string(ann), "StartDateTime": .string("2026-03-0\(index % 9 + 1)T10:00:00.000Z"),
                     ]
                 )
