@@ -187,7 +187,7 @@ struct DirectPageUpsertTests {
 
         // One field changed, another sync's id, and a local change overwritten: three updates.
         for store in [direct.store, sql.store] {
-            try store.write { writer in
+            _ = try store.write { writer in
                 try writer.markEntries(.updated, in: "mixed", where: EntryFilter(path: "Id", value: "001000000000001"))
             }
         }
