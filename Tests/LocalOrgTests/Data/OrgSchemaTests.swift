@@ -89,7 +89,7 @@ struct OrgSchemaTests {
         ),
         (
             #"{"objects": [{"name": "Thing__c", "fieldz": []}]}"#,
-            "schema.json: objects[0]: unknown key 'fieldz'; expected one of createable, custom, deepCloneable, "
+            "schema.json: objects[0]: unknown key 'fieldz'; expected one of changeDataCapture, createable, custom, deepCloneable, "
                 + "deletable, feedEnabled, fields, keyPrefix, label, labelPlural, mergeable, mruEnabled, name, "
                 + "queryable, recordTypes, updateable, writable"
         ),
