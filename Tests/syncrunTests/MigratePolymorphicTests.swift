@@ -156,14 +156,15 @@ struct MigratePolymorphicTests {
             let typed = try project.records(
                 "target",
                 "SELECT Subject, TYPEOF What WHEN Account THEN Name, Industry WHEN Opportunity THEN Name, Amount END "
-                    + "FROM Task WHERE Subject IN ('Task 0', 'Task 1') ORDER BY Subject"
+                    + "FROM Task WHERE Subject IN ('Task 1', 'Task 2') ORDER BY Subject"
             )
+            // Task 1 is on an Opportunity, Task 2 on an Account (Task 0, on a Lead, has no What).
             let whats = typed.compactMap { $0["What"] as? [String: Any] }
             #expect(whats.count == 2, "\(typed)")
-            #expect((whats.first?["attributes"] as? [String: Any])?["type"] as? String == "Account")
-            #expect(whats.first.map { $0.keys.sorted() } == ["Industry", "Name", "attributes"])
-            #expect((whats.last?["attributes"] as? [String: Any])?["type"] as? String == "Opportunity")
-            #expect(whats.last.map { $0.keys.sorted() } == ["Amount", "Name", "attributes"])
+            #expect((whats.first?["attributes"] as? [String: Any])?["type"] as? String == "Opportunity")
+            #expect(whats.first.map { $0.keys.sorted() } == ["Amount", "Name", "attributes"])
+            #expect((whats.last?["attributes"] as? [String: Any])?["type"] as? String == "Account")
+            #expect(whats.last.map { $0.keys.sorted() } == ["Industry", "Name", "attributes"])
 
             let second = try project.migrate()
             #expect(second.status == 0, "\(second.stderr)")
