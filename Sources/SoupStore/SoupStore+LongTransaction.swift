@@ -40,7 +40,7 @@ public struct LongTransaction: Sendable {
         ended.set()
         try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in
-                defer { try? db.execute(sql: "PRAGMA cache_size = -\(SoupStore.defaultCacheKibibytes)") }
+                defer { Self.restoreCache(db) }
                 if db.isInsideTransaction { try db.commit() }
             }
         }
@@ -48,18 +48,7 @@ public struct LongTransaction: Sendable {
 
     /// As ``write(_:)``, synchronously.
     func writeNow<T>(_ body: (SoupWriter) throws -> T) throws -> T {
-        let context = StoreContext(path: store.path, logger: store.logger)
-        return try store.mapErrors {
-            try store.pool.writeWithoutTransaction { db in
-                var result: T?
-                try db.inSavepoint {
-                    result = try body(SoupWriter(db: db, context: context))
-                    return .commit
-                }
-                guard let result else { throw SoupStoreError.io("a savepoint returned nothing", path: store.path) }
-                return result
-            }
-        }
+        try store.mapErrors { try store.pool.writeWithoutTransaction { db in try inSavepoint(db, body) } }
     }
 
     /// Runs `body` in a savepoint of the open transaction: everything it does is kept together or
@@ -69,18 +58,21 @@ public struct LongTransaction: Sendable {
     /// - Throws: `SoupStoreError`, or whatever `body` throws.
     public func write<T: Sendable>(_ body: @escaping @Sendable (SoupWriter) throws -> T) async throws -> T {
         if ended.isSet { return try await store.write(body) }
-        let context = StoreContext(path: store.path, logger: store.logger)
         return try await store.mapErrors {
-            try await store.pool.writeWithoutTransaction { db in
-                var result: T?
-                try db.inSavepoint {
-                    result = try body(SoupWriter(db: db, context: context))
-                    return .commit
-                }
-                guard let result else { throw SoupStoreError.io("a savepoint returned nothing", path: store.path) }
-                return result
-            }
+            try await store.pool.writeWithoutTransaction { db in try inSavepoint(db, body) }
         }
+    }
+
+    /// `body` on `db` in a savepoint of the open transaction.
+    private func inSavepoint<T>(_ db: Database, _ body: (SoupWriter) throws -> T) throws -> T {
+        let context = StoreContext(path: store.path, logger: store.logger)
+        var result: T?
+        try db.inSavepoint {
+            result = try body(SoupWriter(db: db, context: context))
+            return .commit
+        }
+        guard let result else { throw SoupStoreError.io("a savepoint returned nothing", path: store.path) }
+        return result
     }
 
     /// Commits when the writer's page cache had to write dirty pages out before the commit (a
@@ -93,13 +85,8 @@ public struct LongTransaction: Sendable {
         guard !ended.isSet else { return false }
         return try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in
-                guard let connection = db.sqliteConnection else { return false }
-                var spilled: Int32 = 0
-                var highest: Int32 = 0
-                sqlite3_db_status(connection, SQLITE_DBSTATUS_CACHE_SPILL, &spilled, &highest, 1)
-                guard spilled > 0 else { return false }
-                try db.commit()
-                try db.beginTransaction(.immediate)
+                guard Self.takeSpillCount(db) > 0 else { return false }
+                try Self.recommit(db)
                 return true
             }
         }
@@ -111,11 +98,30 @@ public struct LongTransaction: Sendable {
     public func commit() async throws {
         guard !ended.isSet else { return }
         try await store.mapErrors {
-            try await store.pool.writeWithoutTransaction { db in
-                try db.commit()
-                try db.beginTransaction(.immediate)
-            }
+            try await store.pool.writeWithoutTransaction { db in try Self.recommit(db) }
         }
+    }
+
+    /// Commits the open transaction and opens the next one.
+    private static func recommit(_ db: Database) throws {
+        try db.commit()
+        try db.beginTransaction(.immediate)
+    }
+
+    /// The dirty pages the writer's cache wrote out to make room (a spill) since the last call,
+    /// which resets the count (`SQLITE_DBSTATUS_CACHE_SPILL`).
+    @discardableResult
+    static func takeSpillCount(_ db: Database) -> Int32 {
+        guard let connection = db.sqliteConnection else { return 0 }
+        var spilled: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(connection, SQLITE_DBSTATUS_CACHE_SPILL, &spilled, &highest, 1)
+        return spilled
+    }
+
+    /// Sets the writer's page cache back to SQLite's default (freeing the pages above it).
+    static func restoreCache(_ db: Database) {
+        try? db.execute(sql: "PRAGMA cache_size = -\(SoupStore.defaultCacheKibibytes)")
     }
 }
 
@@ -146,18 +152,14 @@ extension SoupStore {
         try await mapErrors {
             try await pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -\(kibibytes)")
-                if let connection = db.sqliteConnection {
-                    var current: Int32 = 0
-                    var highest: Int32 = 0
-                    sqlite3_db_status(connection, SQLITE_DBSTATUS_CACHE_SPILL, &current, &highest, 1)
-                }
+                LongTransaction.takeSpillCount(db)  // counts from here
                 try db.beginTransaction(.immediate)
             }
         }
         // Synchronous, so that a cancelled task still ends the transaction.
         let finish: (Bool) throws -> Void = { [pool] commit in
             try pool.writeWithoutTransaction { db in
-                defer { try? db.execute(sql: "PRAGMA cache_size = -\(Self.defaultCacheKibibytes)") }
+                defer { LongTransaction.restoreCache(db) }
                 guard db.isInsideTransaction else { return }
                 if commit {
                     try db.commit()
@@ -166,26 +168,24 @@ extension SoupStore {
                 }
             }
         }
-        let result: T
+        let outcome: Result<T, any Error>
         do {
             let transaction = LongTransaction(store: self)
-            result = try await LongTransaction.$current.withValue(transaction) { try await body(transaction) }
+            outcome = .success(
+                try await LongTransaction.$current.withValue(transaction) { try await body(transaction) }
+            )
         } catch {
-            // Keep what was written before the error, as a run of separate transactions would.
-            do {
-                try mapErrors { try finish(true) }
-            } catch {
-                try? finish(false)
-            }
-            throw error
+            outcome = .failure(error)
         }
+        // After an error too: what was written before it is kept, as a run of separate
+        // transactions would keep it. A failed commit rolls back; `body`'s own error wins.
         do {
             try mapErrors { try finish(true) }
         } catch {
             try? finish(false)
-            throw error
+            if case .success = outcome { throw error }
         }
-        return result
+        return try outcome.get()
     }
 
     /// SQLite's default page cache, in KiB (`PRAGMA cache_size = -2000`).

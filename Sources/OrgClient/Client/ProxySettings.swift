@@ -90,24 +90,10 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
                     username = Self.percentDecoded(credentials)
                 }
             }
-            var host = rest
+            let (host, portText) = ProxySettings.splitHostAndPort(rest)
             var port = kind == .socks5 ? 1080 : 80
-            if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-                host = rest[rest.index(after: rest.startIndex)..<close]
-                let after = rest[rest.index(after: close)...]
-                if after.hasPrefix(":") {
-                    guard let value = Int(after.dropFirst()), (1...65535).contains(value) else {
-                        throw OrgClientError.invalidProxy(
-                            source,
-                            Self.redacted(text),
-                            "the port is not a number 1-65535"
-                        )
-                    }
-                    port = value
-                }
-            } else if let colon = rest.lastIndex(of: ":") {
-                host = rest[..<colon]
-                guard let value = Int(rest[rest.index(after: colon)...]), (1...65535).contains(value) else {
+            if let portText {
+                guard let value = Int(portText), (1...65535).contains(value) else {
                     throw OrgClientError.invalidProxy(source, Self.redacted(text), "the port is not a number 1-65535")
                 }
                 port = value
@@ -266,13 +252,11 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
         for entry in bypass {
             if entry == "*" { return true }
             var name = Substring(entry.lowercased())
-            if name.hasPrefix("["), let close = name.firstIndex(of: "]") {
-                let after = name[name.index(after: close)...]
-                if after.hasPrefix(":"), Int(after.dropFirst()) != port { continue }
-                name = name[name.index(after: name.startIndex)..<close]
-            } else if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":") {
-                if Int(name[name.index(after: colon)...]) != port { continue }
-                name = name[..<colon]
+            // A bare IPv6 address (several colons, no brackets) has no port to split off.
+            if (name.hasPrefix("[") && name.contains("]")) || name.filter({ $0 == ":" }).count == 1 {
+                let (entryHost, entryPort) = Self.splitHostAndPort(name)
+                if let entryPort, Int(entryPort) != port { continue }
+                name = entryHost
             }
             while name.hasPrefix(".") || name.hasPrefix("*.") { name = name.drop { $0 == "." || $0 == "*" } }
             if name.isEmpty { continue }
@@ -317,16 +301,23 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
             authority = authority[..<end]
         }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host = authority
-        var port = scheme == "https" ? 443 : 80
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":"), let value = Int(after.dropFirst()) { port = value }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            if let value = Int(authority[authority.index(after: colon)...]) { port = value }
-        }
+        let (host, portText) = splitHostAndPort(authority)
+        let port = portText.flatMap { Int($0) } ?? (scheme == "https" ? 443 : 80)
         return (scheme, String(host), port)
+    }
+
+    /// `HOST[:PORT]` or `[IPV6][:PORT]` split into the host (without brackets) and the port's
+    /// text, `nil` when there is no `:` after the host; the one reading of an authority that proxy
+    /// URLs, request URLs and `NO_PROXY` entries share.
+    static func splitHostAndPort(_ authority: Substring) -> (host: Substring, port: Substring?) {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            let after = authority[authority.index(after: close)...]
+            return (
+                authority[authority.index(after: authority.startIndex)..<close],
+                after.hasPrefix(":") ? after.dropFirst() : nil
+            )
+        }
+        guard let colon = authority.lastIndex(of: ":") else { return (authority, nil) }
+        return (authority[..<colon], authority[authority.index(after: colon)...])
     }
 }
