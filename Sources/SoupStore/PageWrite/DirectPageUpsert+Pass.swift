@@ -435,7 +435,7 @@ extension DirectPageUpsert {
             if let syncID { suffix += Array(#","__sync_id__":\#(syncID)"#.utf8) }
             suffix += Array(#","_soupEntryId":"#.utf8)
             self.suffix = suffix
-            self.now = Array(#","_soupLastModifiedDate":\#(now)}"#.utf8)
+            self.now = Self.stampKey + Array("\(now)}".utf8)
             buffer.reserveCapacity(4096)
         }
 
@@ -445,11 +445,7 @@ extension DirectPageUpsert {
             entryID: Int64,
             _ body: (UnsafePointer<UInt8>, Int) throws -> Void
         ) throws {
-            buffer.removeAll(keepingCapacity: true)
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: record.dropLast()))
-            if !isEmpty { buffer.append(UInt8(ascii: ",")) }
-            buffer.append(contentsOf: suffix)
-            Self.appendDecimal(entryID, to: &buffer)
+            startDocument(record: record, isEmpty: isEmpty, entryID: entryID)
             buffer.append(contentsOf: now)
             try buffer.withUnsafeBufferPointer { bytes in
                 // Never empty: it holds at least the record's members and the suffix.
@@ -466,11 +462,7 @@ extension DirectPageUpsert {
             isEmpty: Bool,
             entryID: Int64
         ) -> Bool {
-            buffer.removeAll(keepingCapacity: true)
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: record.dropLast()))
-            if !isEmpty { buffer.append(UInt8(ascii: ",")) }
-            buffer.append(contentsOf: suffix)
-            Self.appendDecimal(entryID, to: &buffer)
+            startDocument(record: record, isEmpty: isEmpty, entryID: entryID)
             buffer.append(contentsOf: Self.stampKey)
             guard stored.count > buffer.count + 1, stored.last == UInt8(ascii: "}") else { return false }
             let same = buffer.withUnsafeBufferPointer { prefix in
@@ -481,6 +473,16 @@ extension DirectPageUpsert {
             return stored[buffer.count..<(stored.count - 1)].allSatisfy {
                 $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
             }
+        }
+
+        /// Fills the buffer with the document of `record` as entry `entryID` up to its
+        /// `_soupLastModifiedDate` member: the record's members, the control fields, the entry id.
+        private mutating func startDocument(record: UnsafeBufferPointer<UInt8>, isEmpty: Bool, entryID: Int64) {
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: record.dropLast()))
+            if !isEmpty { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(contentsOf: suffix)
+            Self.appendDecimal(entryID, to: &buffer)
         }
 
         /// What precedes the stamp's digits in a built document.
