@@ -107,6 +107,13 @@ final class ChangeCapture: TransactionObserver {
         var changed: [String]
     }
 
+    /// The records of one object and change type in a transaction, in the order they came.
+    private struct Group {
+        var entity: String
+        var kind: String
+        var records: [Pending] = []
+    }
+
     /// Turns the pending rows into events, in one transaction.
     func flush(_ db: Database) throws {
         isFlushing = true
@@ -119,8 +126,10 @@ final class ChangeCapture: TransactionObserver {
             )
             guard !rows.isEmpty else { return .commit }
             // Group by object and change type, in the order they first appear.
-            var order: [String] = []
-            var groups: [String: (entity: String, kind: String, records: [Pending])] = [:]
+            // Linear in the rows: a transaction may write hundreds of thousands (a Bulk job, a seed).
+            var groups: [Group] = []
+            var groupIndex: [String: Int] = [:]
+            var recordIndex: [String: Int] = [:]  // group key + record id → index in its group
             var created: Set<String> = []
             for row in rows {
                 let entity: String = row[0]
@@ -132,19 +141,26 @@ final class ChangeCapture: TransactionObserver {
                 if kind == "R" { kind = "UNDELETE" }
                 let key = entity + "\u{0}" + kind
                 let changed = (row[4] as String).split(separator: ",").map(String.init)
-                var group = groups[key] ?? (entity, kind, [])
-                if groups[key] == nil { order.append(key) }
-                if let index = group.records.firstIndex(where: { $0.recordID == recordID }) {
-                    group.records[index].changed += changed
+                let group: Int
+                if let existing = groupIndex[key] {
+                    group = existing
                 } else {
-                    group.records.append(Pending(recordID: recordID, rowID: row[2], changed: changed))
+                    group = groups.count
+                    groupIndex[key] = group
+                    groups.append(Group(entity: entity, kind: kind))
                 }
-                groups[key] = group
+                let recordKey = key + "\u{0}" + recordID
+                if let index = recordIndex[recordKey] {
+                    groups[group].records[index].changed += changed
+                } else {
+                    recordIndex[recordKey] = groups[group].records.count
+                    groups[group].records.append(Pending(recordID: recordID, rowID: row[2], changed: changed))
+                }
             }
             let now = context.nowMilliseconds
             let transactionKey = UUID().uuidString.lowercased()
-            for (index, key) in order.enumerated() {
-                guard let group = groups[key], let schema = schemas[group.entity] else { continue }
+            for (index, group) in groups.enumerated() {
+                guard let schema = schemas[group.entity] else { continue }
                 let payload = try ChangeEventPayload(
                     schema: schema,
                     changeType: Self.changeType(group.kind),
