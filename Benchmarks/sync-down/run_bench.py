@@ -468,6 +468,40 @@ class Bench:
         lines = [line.strip() for line in str(reason).splitlines() if line.strip()]
         self.add(name, records=records, note=f"not available: {(lines[-1] if lines else '')[:160]}")
 
+    def latency_rows(self, records, latency_ms):
+        """syncrun and the sequential simple-salesforce script (soup layout) against one local org that
+        answers every request ``latency_ms`` late (``org serve --latency``), as a real org's 100-300 ms
+        do: the overlap of fetching the next page with writing this one is what the rows compare."""
+        name = f"latency {latency_ms} ms (local org)"
+        data = os.path.join(self.work, "latency-org")
+        self.log(f"{name}: seeding {records} Accounts")
+        seed = measure([self.bench, "seed-accounts", "--data", data, "--records", str(records)], self.work)
+        if seed.status != 0:
+            self.unavailable(f"{name}: syncrun sync down", f"seeding failed: {seed.stderr.strip()[-300:]}", records)
+            return
+        server = Server([self.syncrun, "org", "serve", "--data", data, "--port", "0", "--format", "json",
+                         "--request-limit", "100000000", "--latency", str(latency_ms)])
+        store = os.path.join(self.work, "latency.db")
+        try:
+            def sync():
+                remove_store(store)
+                run, summary = self.syncrun_sync(server.url, server.token, store)
+                self.details.append((f"syncrun, {name}", summary))
+                return run, summary.get("fetched", records)
+            mine = self.attempt(f"{name}: syncrun sync down", records, sync)
+            script = self.attempt(f"{name}: python simple-salesforce + sqlite3, soup layout", records,
+                                  lambda: self.python(server, "soup"))
+            row = self.row_of(mine)
+            if row is not None and script:
+                speedup = script.wall / mine.wall
+                row.ratio = (f"{speedup:.2f}x faster than the sequential script "
+                             f"(CPU {mine.cpu / script.cpu:.2f}x its)")
+                row.target = ">= 1.3x faster than the sequential script"
+                row.verdict = "PASS" if speedup >= 1.3 else "MISS"
+        finally:
+            server.stop()
+            remove_store(store)
+
     def local_org_rows(self, records):
         name = "syncrun vs local org"
         data = os.path.join(self.work, "org-data")
@@ -582,13 +616,18 @@ def main():
     parser.add_argument("--scale", help="sizes of random-order sync downs to compare, e.g. 100000,1000000")
     parser.add_argument("--non-empty", type=int, metavar="N",
                         help="N/10 new records into a soup of 9N/10, then a resync of N/10 changed")
+    parser.add_argument("--latency-ms", type=int, metavar="MS",
+                        help="only the latency rows: syncrun and the sequential script against a local org "
+                             "answering every request MS late")
     args = parser.parse_args()
     if args.quick:
         args.records = 10_000
     bench = Bench(args)
     bench.log(f"work directory {bench.work} ({filesystem_type(bench.work)})")
     try:
-        if not args.only_scale:
+        if args.latency_ms:
+            bench.latency_rows(args.records, args.latency_ms)
+        elif not args.only_scale:
             mine, store = bench.page_server_rows(args.records)
             if args.ascending:
                 bench.page_server_rows(args.records, order="ascending")
@@ -601,9 +640,9 @@ def main():
                 small, large = 1_000, 10_000
             if not args.skip_memory:
                 bench.memory_rows(small, large)
-        if args.scale:
+        if args.scale and not args.latency_ms:
             bench.scale_rows([int(n) for n in args.scale.split(",")])
-        if args.non_empty:
+        if args.non_empty and not args.latency_ms:
             bench.non_empty_rows(args.non_empty)
     finally:
         if not args.keep:
@@ -615,7 +654,7 @@ def main():
           "client process's own (wait4 rusage), written = its write_bytes (/proc/PID/io), store = file + WAL "
           f"after the run, in {filesystem_type(bench.work)} {os.path.dirname(bench.work)}")
     print(bench.table())
-    if not args.full:
+    if not args.full and not args.latency_ms:
         print("memory target is stated for 1M vs 10k records: run with --full for the full-size check")
 
 

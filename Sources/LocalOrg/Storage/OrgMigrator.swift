@@ -273,7 +273,8 @@ enum OrgMeta {
 
     /// Moves the clock forward to at least `stamp` (after seeding explicit audit dates).
     static func advanceClock(to stamp: Int64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE _org_meta SET value = max(value, ?) WHERE key = 'clock'", arguments: [stamp])
+        try db.cachedStatement(sql: "UPDATE _org_meta SET value = max(value, ?) WHERE key = 'clock'")
+            .execute(arguments: [stamp])
     }
 
     /// The next value of the record ID counter.

@@ -38,18 +38,16 @@ extension OrgWriter {
         try clearLookups(to: plan, stamp: stamp)
         for (object, ids) in plan {
             let list = Self.jsonList(ids)
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE \(OrgSQL.identifier(object.name)) SET "IsDeleted" = 1, "LastModifiedDate" = ?,
                     "SystemModstamp" = ?, "LastModifiedById" = ?
                     WHERE "Id" IN (SELECT value FROM json_each(?)) AND "IsDeleted" = 0
-                    """,
-                arguments: [stamp, stamp, context.userID, list]
-            )
-            try db.execute(
-                sql: "DELETE FROM _org_recent WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [list]
-            )
+                    """
+            ).execute(arguments: [stamp, stamp, context.userID, list])
+            try db.cachedStatement(
+                sql: "DELETE FROM _org_recent WHERE id IN (SELECT value FROM json_each(?))"
+            ).execute(arguments: [list])
         }
         return plan
     }
@@ -62,10 +60,9 @@ extension OrgWriter {
         let row = try liveRow(type, id: id)
         try context.requireWritable(type, .delete)
         for (deleted, ids) in try deleteCascading(type, row: row) {
-            try db.execute(
-                sql: "DELETE FROM \(OrgSQL.identifier(deleted.name)) WHERE \"Id\" IN (SELECT value FROM json_each(?))",
-                arguments: [Self.jsonList(ids)]
-            )
+            try db.cachedStatement(
+                sql: "DELETE FROM \(OrgSQL.identifier(deleted.name)) WHERE \"Id\" IN (SELECT value FROM json_each(?))"
+            ).execute(arguments: [Self.jsonList(ids)])
         }
     }
 
@@ -84,14 +81,13 @@ extension OrgWriter {
                     && !field.isRestrictedDelete
                 {
                     let column = OrgSQL.identifier(field.name)
-                    try db.execute(
+                    try db.cachedStatement(
                         sql: """
                             UPDATE \(OrgSQL.identifier(child.name)) SET \(column) = NULL, "SystemModstamp" = ?
                             WHERE \(column) IN (SELECT value FROM json_each(?)) AND "IsDeleted" = 0
                             AND "Id" NOT IN (SELECT value FROM json_each(?))
-                            """,
-                        arguments: [stamp, list, deleted]
-                    )
+                            """
+                    ).execute(arguments: [stamp, list, deleted])
                 }
             }
         }

@@ -225,10 +225,11 @@ extension OrgWriter {
         let assignments = (audit.map(\.0) + values.map(\.0.name)).map { "\(OrgSQL.identifier($0)) = ?" }
         var arguments = audit.map(\.1) + values.map(\.1)
         arguments.append(row.rowID.databaseValue)
-        try db.execute(
-            sql: "UPDATE \(OrgSQL.identifier(object.name)) SET \(assignments.joined(separator: ", ")) WHERE rowid = ?",
-            arguments: StatementArguments(arguments)
-        )
+        // Prepared once per shape: compiling an UPDATE also compiles the table's change-capture
+        // trigger, which cost more than the write itself.
+        try db.cachedStatement(
+            sql: "UPDATE \(OrgSQL.identifier(object.name)) SET \(assignments.joined(separator: ", ")) WHERE rowid = ?"
+        ).execute(arguments: StatementArguments(arguments))
         try maintainComputedFields(object, rowID: row.rowID)
         try markRecent(object, id: row.id)
     }
@@ -271,42 +272,38 @@ extension OrgWriter {
     private func maintainComputedFields(_ object: OrgObject, rowID: Int64) throws {
         let table = OrgSQL.identifier(object.name)
         if object.field(named: "FirstName") != nil, let name = object.field(named: "Name"), !name.isCreateable {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE \(table) SET "Name" = trim(coalesce("FirstName" || ' ', '') || coalesce("LastName", ''))
                     WHERE rowid = ?
-                    """,
-                arguments: [rowID]
-            )
+                    """
+            ).execute(arguments: [rowID])
         }
         if object.field(named: "StageName") != nil, let won = object.field(named: "IsWon"), !won.isCreateable,
             let closed = object.field(named: "IsClosed"), !closed.isCreateable
         {
             // The stage decides, as a real org's OpportunityStage records do.
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE \(table) SET "IsWon" = ("StageName" = ?),
                     "IsClosed" = ("StageName" IN (SELECT value FROM json_each(?))) WHERE rowid = ?
-                    """,
-                arguments: [OrgSchema.closedStages[0], Self.jsonList(OrgSchema.closedStages), rowID]
-            )
+                    """
+            ).execute(arguments: [OrgSchema.closedStages[0], Self.jsonList(OrgSchema.closedStages), rowID])
         }
         if let number = object.field(named: "CaseNumber"), !number.isCreateable {
-            try db.execute(
+            try db.cachedStatement(
                 sql:
-                    "UPDATE \(table) SET \"CaseNumber\" = printf('%08d', rowid) WHERE rowid = ? AND \"CaseNumber\" IS NULL",
-                arguments: [rowID]
-            )
+                    "UPDATE \(table) SET \"CaseNumber\" = printf('%08d', rowid) WHERE rowid = ? AND \"CaseNumber\" IS NULL"
+            ).execute(arguments: [rowID])
         }
     }
 
     /// Records a view or change for the recent-items lists.
     func markRecent(_ object: OrgObject, id: String) throws {
         guard object.name != "Organization", object.name != "RecordType" else { return }
-        try db.execute(
+        try db.cachedStatement(
             sql:
-                "INSERT OR REPLACE INTO _org_recent (id, object, at) VALUES (?, ?, (SELECT coalesce(max(at), 0) + 1 FROM _org_recent))",
-            arguments: [id, object.name]
-        )
+                "INSERT OR REPLACE INTO _org_recent (id, object, at) VALUES (?, ?, (SELECT coalesce(max(at), 0) + 1 FROM _org_recent))"
+        ).execute(arguments: [id, object.name])
     }
 }
