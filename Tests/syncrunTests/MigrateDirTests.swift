@@ -229,3 +229,80 @@ struct MigrateDirTests {
         }
     }
 }
+
+/// `--from dir:` killed (SIGKILL) mid-load, then `--resume`: every record once, linked, and a rerun
+/// writes nothing. Accounts have no key (no external id, no `matchFields`): only the journal keyed
+/// by the set's ids keeps them from being created twice.
+@Suite(.serialized)
+struct MigrateDirKillTests {
+    @Test func aKilledLoadResumesWithoutDuplicates() async throws {
+        try await TemporaryDirectory.with(prefix: "migrate-dir-kill") { directory in
+            let config = directory.appendingPathComponent("config")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            for name in ["usersyncs.json", "userstore.json"] {
+                try FileManager.default.copyItem(
+                    at: RepositoryPaths.root.appendingPathComponent("Benchmarks/migrate/\(name)"),
+                    to: config.appendingPathComponent(name)
+                )
+            }
+            let accounts = 400
+            var records: [String] = []
+            for index in 0..<accounts {
+                records.append(
+                    #"{"attributes": {"type": "Account", "referenceId": "A\#(index)"}, "Name": "Account \#(index)"}"#
+                )
+            }
+            for index in 0..<(2 * accounts) {
+                records.append(
+                    #"{"attributes": {"type": "Contact", "referenceId": "C\#(index)"}, "LastName": "Person \#(index)", "#
+                        + #""Email": "p\#(index)@example.com", "AccountId": "@A\#(index % accounts)"}"#
+                )
+            }
+            let seed = directory.appendingPathComponent("seed.json")
+            try (#"{"records": ["# + records.joined(separator: ",") + "]}").write(
+                to: seed,
+                atomically: true,
+                encoding: .utf8
+            )
+            let empty = directory.appendingPathComponent("empty.json")
+            try #"{"records": []}"#.write(to: empty, atomically: true, encoding: .utf8)
+            let source = directory.appendingPathComponent("source").path
+            let target = directory.appendingPathComponent("target").path
+            for (org, file, idSeed) in [(source, seed, "1"), (target, empty, "2")] {
+                let seeded = try SyncrunProcess.run(["org", "seed", "--data", org, "--id-seed", idSeed, file.path])
+                #expect(seeded.status == 0, "\(seeded.stderr)")
+            }
+            let set = "dir:" + directory.appendingPathComponent("set").path
+            let base = ["migrate", "--config", config.path, "--format", "json"]
+            let exported = try SyncrunProcess.run(base + ["--from", "local:" + source, "--to", set])
+            #expect(exported.status == 0, "\(exported.stderr)")
+
+            let load = base + ["--from", set, "--to", "local:" + target]
+            let (killed, status) = try await SyncrunProcess.runKilled(load, after: .milliseconds(900))
+            if !killed { #expect(status == 0) }
+            let resumed = try SyncrunProcess.run(load + (killed ? ["--resume"] : []))
+            #expect(resumed.status == 0, "killed: \(killed)\n\(resumed.stderr)")
+
+            func rows(_ soql: String) throws -> [[String: Any]] {
+                let result = try SyncrunProcess.run(["org", "query", "--data", target, soql])
+                #expect(result.status == 0, "\(result.stderr)")
+                return try #require(
+                    try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+                )
+            }
+            let names = try rows("SELECT Name FROM Account").compactMap { $0["Name"] as? String }
+            #expect(names.count == accounts && Set(names).count == accounts, "killed: \(killed)")
+            let contacts = try rows("SELECT LastName, Account.Name FROM Contact")
+            #expect(contacts.count == 2 * accounts, "killed: \(killed)")
+            let links = fieldLines(contacts, ["LastName", "Account.Name"])
+            #expect(links.contains("Person 401 | Account 1"))
+            #expect(!links.contains { $0.hasSuffix("| null") })
+
+            let rerun = try SyncrunProcess.run(load)
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            let report = try MigrateReport(rerun)
+            #expect(report.total("created") == 0 && report.total("updated") == 0)
+            #expect(report.total("unchanged") == 3 * accounts)
+        }
+    }
+}
