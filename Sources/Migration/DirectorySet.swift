@@ -68,6 +68,7 @@ public struct DirectorySet: Sendable {
     /// - Throws: ``MigrationError`` (failed) naming the file and the system's reason.
     @discardableResult
     public func write(_ data: Data, toFileNamed name: String) throws -> Bool {
+        try Self.checkName(name)
         let destination = URL(fileURLWithPath: path).appendingPathComponent(name).path
         if FileManager.default.contents(atPath: destination) == data { return false }
         let temporary = URL(fileURLWithPath: path).appendingPathComponent(".\(name).\(getpid()).tmp").path
@@ -114,6 +115,19 @@ public struct DirectorySet: Sendable {
         }
     }
 
+    /// Refuses a file name that is not a plain name of the folder: the object names come from an
+    /// org's describe, and a set's files stay inside its folder whatever an org answers.
+    static func checkName(_ name: String) throws {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+        guard let first = name.first, first != ".", name.allSatisfy({ allowed.contains($0) }) else {
+            throw MigrationError(
+                .refused,
+                "'\(JSONWriter.terminalSafe(name))' cannot name a file of a dir: set (letters, digits, '_', '-' and "
+                    + "'.' only, not first); nothing was written"
+            )
+        }
+    }
+
     // MARK: Reading
 
     /// One file of a set, read: its header and rows, each with the line it starts on.
@@ -131,6 +145,7 @@ public struct DirectorySet: Sendable {
     /// - Throws: ``MigrationError`` (refused): the file is missing (naming it and the object), not
     ///   UTF-8, malformed CSV or a row with another number of fields than the header (`file:line`).
     public func read(_ sobject: String, syncUp: String?) throws -> Table {
+        try Self.checkName("\(sobject).csv")
         let file = file(of: sobject)
         guard let data = FileManager.default.contents(atPath: file) else {
             throw MigrationError(

@@ -88,6 +88,25 @@ struct DirectorySetTests {
         #expect(text.contains("sync up 'opportunitiesUp'"), "\(text)")
     }
 
+    @Test func fileNamesStayInsideTheFolderWhateverAnOrgNamesAnObject() throws {
+        let scratch = try TemporaryDirectory(prefix: "dir-set")
+        defer { try? FileManager.default.removeItem(at: scratch.url) }
+        let set = DirectorySet(path: scratch.url.appendingPathComponent("set").path)
+        for name in ["../Account.csv", "a/b.csv", ".hidden.csv", "Acc\u{1B}[2J.csv"] {
+            var refused = false
+            do { try set.write(Data("x".utf8), toFileNamed: name) } catch {
+                refused = "\(error)".contains("cannot name")
+            }
+            #expect(refused, "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("Account.csv").path))
+        var readRefused = false
+        do { _ = try set.read("../../etc/passwd", syncUp: nil) } catch {
+            readRefused = "\(error)".contains("cannot name")
+        }
+        #expect(readRefused)
+    }
+
     @Test func cellsAreTypedByTheTargetsFieldTypesAndPathsNested() {
         let record = DirectorySet.record(
             header: [
