@@ -140,7 +140,8 @@ public struct DirectorySet: Sendable {
         public var rows: [(line: Int, values: [String?])]
     }
 
-    /// Reads the file of `sobject`.
+    /// Reads the file of `sobject`, or, when the folder has none, its records in the folder's
+    /// data-tree plan (``readPlan(_:)``).
     ///
     /// - Throws: ``MigrationError`` (refused): the file is missing (naming it and the object), not
     ///   UTF-8, malformed CSV or a row with another number of fields than the header (`file:line`).
@@ -148,9 +149,11 @@ public struct DirectorySet: Sendable {
         try Self.checkName("\(sobject).csv")
         let file = file(of: sobject)
         guard let data = FileManager.default.contents(atPath: file) else {
+            if let table = try readPlan(sobject) { return table }
             throw MigrationError(
                 .refused,
-                "the dir: set '\(path)' has no file \(sobject).csv (expected '\(file)'), and the config migrates "
+                "the dir: set '\(path)' has no file \(sobject).csv (expected '\(file)') and no data-tree plan "
+                    + "(*plan.json) naming \(sobject), and the config migrates "
                     + "\(sobject)" + (syncUp.map { " (sync up '\($0)')" } ?? "")
                     + "; nothing was written. Write the set with migrate --to dir:\(path), or leave \(sobject) out "
                     + "with --only"

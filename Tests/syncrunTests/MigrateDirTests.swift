@@ -137,6 +137,32 @@ struct MigrateDirTests {
         }
     }
 
+    /// The source org is seeded from the example's data-tree plan (`data/plan.json`, what
+    /// `sf data export tree --plan` writes): loading that folder through `--from dir:` gives the
+    /// records and links a migration from the seeded org gives, and a rerun writes nothing.
+    @Test func aDataTreePlanLoadsThroughFromDirAsTheSeededOrgMigrates() async throws {
+        try await MigrateProject.with { project in
+            try withoutOrgIDs(project)
+            let plan = project.directory.appendingPathComponent("data")
+            let viaPlan = try freshTarget(project, "tree", seed: "505")
+            let loaded = try migrate(project, from: "dir:" + plan.path, to: "local:" + viaPlan)
+            #expect(loaded.status == 0, "\(loaded.stderr)\n\(loaded.stdout.suffix(2000))")
+            let report = try MigrateReport(loaded)
+            #expect(report.count("created", "Contact") == 8 && report.total("failed") == 0)
+            let direct = try freshTarget(project, "direct", seed: "606")
+            let straight = try migrate(project, from: "local:" + project.sourceDirectory, to: "local:" + direct)
+            #expect(straight.status == 0, "\(straight.stderr)")
+            for (soql, fields) in Self.graphQueries {
+                let fromPlan = try graph(viaPlan, soql, fields)
+                #expect(fromPlan.count > 1, "\(soql)")
+                #expect(fromPlan == (try graph(direct, soql, fields)), "\(soql)")
+            }
+            let rerun = try migrate(project, from: "dir:" + plan.path, to: "local:" + viaPlan)
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            #expect(try MigrateReport(rerun).total("created") == 0 && MigrateReport(rerun).total("updated") == 0)
+        }
+    }
+
     @Test func maskedFieldsLeaveNoSourceValueInAnyFile() async throws {
         try await MigrateProject.with { project in
             try withoutOrgIDs(project)
