@@ -8,6 +8,7 @@
 #   scripts/bench-migrate.sh --no-build          # use the existing .build/release/syncrun
 #   scripts/bench-migrate.sh --debug             # use .build/debug/syncrun (smoke test only)
 #   scripts/bench-migrate.sh --api rest          # pin the sync downs' "api" (default: the config's, auto)
+#   scripts/bench-migrate.sh --mask              # also a masked syncrun run (Account.Name, Contact.LastName, Email)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,7 +23,8 @@ while [[ $# -gt 0 ]]; do
         --debug) configuration=debug; build=0; shift ;;
         --sizes) sizes="$2"; shift 2 ;;
         --api) export SYNCRUN_BENCH_API="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        --mask) export SYNCRUN_BENCH_MASK=1; shift ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) echo "bench-migrate.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done

@@ -63,13 +63,30 @@ def pin_api(usersyncs: Path, api):
     usersyncs.write_text(json.dumps(config))
 
 
+# `--mask` of bench-migrate.sh: the masks of the masked run, by sync up (issue 32: within 10% of the
+# unmasked time at 100k records, memory flat).
+MASKS = {"accountsUp": {"Name": "hash"}, "contactsUp": {"LastName": "lastName", "Email": "email"}}
+
+
+def add_masks(usersyncs: Path):
+    config = json.loads(usersyncs.read_text())
+    for sync in config["syncs"]:
+        if sync["syncName"] in MASKS:
+            sync.setdefault("options", {})["mask"] = MASKS[sync["syncName"]]
+    usersyncs.write_text(json.dumps(config))
+
+
+def tools():
+    return ("syncrun", "syncrun-masked", "python") if os.environ.get("SYNCRUN_BENCH_MASK") else ("syncrun", "python")
+
+
 def run(syncrun: str, records: int, work: Path, cert: Path, key: Path):
     token = "bench-token"
     seed = seed_file(work, records)
     subprocess.run([syncrun, "org", "seed", "--data", str(work / "source"), "--id-seed", "1", str(seed)],
                    check=True, capture_output=True)
     results = {}
-    for tool in ("syncrun", "python"):
+    for tool in tools():
         target = work / f"target-{tool}"
         empty = work / "empty.json"
         empty.write_text('{"records": []}')
@@ -78,10 +95,12 @@ def run(syncrun: str, records: int, work: Path, cert: Path, key: Path):
         source_process, source_url = serve(syncrun, work / "source", cert, key, token)
         target_process, target_url = serve(syncrun, target, cert, key, token)
         try:
-            if tool == "syncrun":
-                config = work / "config"
+            if tool.startswith("syncrun"):
+                config = work / f"config-{tool}"
                 shutil.copytree(HERE, config, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.py", "*.md"))
                 pin_api(config / "usersyncs.json", os.environ.get("SYNCRUN_BENCH_API"))
+                if tool == "syncrun-masked":
+                    add_masks(config / "usersyncs.json")
                 command = [syncrun, "migrate", "--config", str(config), "--from", source_url, "--to", target_url,
                            "--from-access-token", token, "--to-access-token", token, "--format", "json"]
                 results[tool] = timed(command, env={**os.environ, "SSL_CERT_FILE": str(cert)})
@@ -110,10 +129,16 @@ def main():
             started = time.time()
             results = run(syncrun, size, work, cert, key)
             rows.append((size, results, time.time() - started))
-        print(f"{'records':>8}  {'syncrun s':>9}  {'syncrun MB':>10}  {'python s':>8}  {'python MB':>9}")
+        masked = "syncrun-masked" in tools()
+        print(f"{'records':>8}  {'syncrun s':>9}  {'syncrun MB':>10}  {'python s':>8}  {'python MB':>9}"
+              + (f"  {'masked s':>8}  {'masked MB':>9}  {'masked/unmasked':>15}" if masked else ""))
         for size, results, _ in rows:
             (s_time, s_rss), (p_time, p_rss) = results["syncrun"], results["python"]
-            print(f"{size:>8}  {s_time:>9.2f}  {s_rss:>10}  {p_time:>8.2f}  {p_rss:>9}")
+            line = f"{size:>8}  {s_time:>9.2f}  {s_rss:>10}  {p_time:>8.2f}  {p_rss:>9}"
+            if masked:
+                m_time, m_rss = results["syncrun-masked"]
+                line += f"  {m_time:>8.2f}  {m_rss:>9}  {m_time / s_time:>14.2f}x"
+            print(line)
         if len(rows) > 1:
             small, large = rows[0][1]["syncrun"][1], rows[-1][1]["syncrun"][1]
             print(f"syncrun peak RSS, {rows[-1][0]} vs {rows[0][0]} records: {large / small:.2f}x")

@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 
 /// Writes the id map of a pair as CSV: a header line `sobject,source_org,target_org,source_id,target_id`,
 /// then one line per record, RFC 4180 quoting (fields with a comma, quote or line break are quoted,
@@ -35,11 +36,8 @@ public enum IDMapExport {
         return count
     }
 
-    /// One CSV line (RFC 4180), CRLF-terminated.
+    /// One CSV line (RFC 4180: quoted only when needed), CRLF-terminated.
     public static func line(_ fields: [String]) -> String {
-        fields.map { field in
-            guard field.unicodeScalars.contains(where: { "\",\r\n".unicodeScalars.contains($0) }) else { return field }
-            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }.joined(separator: ",") + "\r\n"
+        CSVWriter.line(fields, quoting: .whenNeeded)
     }
 }

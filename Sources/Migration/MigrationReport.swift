@@ -70,6 +70,10 @@ public struct MigrationReport: Sendable, Hashable {
     public var isDryRun = false
     /// The run was asked to delete the records the source no longer returns (`--delete-missing`).
     public var deletesMissing = false
+    /// `--to dir:`: the set's folder (`nil` for an org target).
+    public var directory: String?
+    /// `--to dir:`: the files this run wrote (a file whose bytes would not change is not written).
+    public var filesWritten: [String] = []
 
     public init() {}
 

@@ -76,8 +76,15 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
 /// `references:<sObject>`; `--resume` skips the steps that ended `DONE`.
 public struct Migrator: Sendable {
     public let store: SoupStore
-    public let source: any OrgClient
-    public let target: any OrgClient
+    /// The source org; `nil` when the source is a `dir:` set (``sourceSet``).
+    public let source: (any OrgClient)?
+    /// The target org; `nil` when the target is a `dir:` set (``targetSet``).
+    public let target: (any OrgClient)?
+    /// `--from dir:PATH`: the set read instead of a source org (its files replace the sync downs'
+    /// reads; the config's sync ups decide what is written).
+    public var sourceSet: DirectorySet?
+    /// `--to dir:PATH`: the set written instead of a target org (one CSV file per migrated object).
+    public var targetSet: DirectorySet?
     /// The migration's journal (id map and create intents), kept apart from the staging store.
     public let journal: MigrationJournal
     public var pair: MigrationPair { journal.pair }
@@ -88,21 +95,41 @@ public struct Migrator: Sendable {
 
     public init(
         store: SoupStore,
-        source: any OrgClient,
-        target: any OrgClient,
+        source: (any OrgClient)?,
+        target: (any OrgClient)?,
         journal: MigrationJournal,
         targetUserID: String,
-        logger: Logger
+        logger: Logger,
+        sourceSet: DirectorySet? = nil,
+        targetSet: DirectorySet? = nil
     ) {
         self.store = store
         self.source = source
         self.target = target
+        self.sourceSet = sourceSet
+        self.targetSet = targetSet
         self.journal = journal
         self.targetUserID = targetUserID
         self.logger = logger
     }
 
     var books: MigrationBooks { MigrationBooks(journal: journal) }
+
+    /// The target org (every step but a `dir:` target's export writes to one).
+    func targetOrg() throws -> any OrgClient {
+        guard let target else {
+            throw MigrationError(.refused, "this step needs a target org, and the target is a dir: set")
+        }
+        return target
+    }
+
+    /// The source org (every read but a `dir:` source's comes from one).
+    func sourceOrg() throws -> any OrgClient {
+        guard let source else {
+            throw MigrationError(.refused, "this step needs a source org, and the source is a dir: set")
+        }
+        return source
+    }
 
     /// Checks the staging store's pair and journal, before anything is written.
     ///
@@ -144,8 +171,19 @@ public struct Migrator: Sendable {
         var refusals: [String] = []
         var maskRefusals: [String] = []
         var ownerMapping: OwnerMapping?
+        let target = try targetOrg()
         for object in sources.objects {
-            let sourceDescribe = try await describe(source, object.sobject, side: "source")
+            // A dir: source holds the columns the config's sync ups write, typed and referenced as
+            // the target describes them (its read-only soups are not read at all).
+            if source == nil, !object.isWritten {
+                objects.append(object)
+                continue
+            }
+            let sourceDescribe = try await describe(
+                source ?? target,
+                object.sobject,
+                side: source == nil ? "target" : "source"
+            )
             sourceDescribes[object.sobject.lowercased()] = sourceDescribe
             guard object.isWritten else {
                 warnings.append(
@@ -205,11 +243,18 @@ public struct Migrator: Sendable {
                             + "in the target"
                         continue
                     }
-                    if sourceDescribe.field(named: field) == nil {
+                    // (A dir: set's missing columns are simply not written.)
+                    if source != nil, sourceDescribe.field(named: field) == nil {
                         notes[lowered] = "\(object.sobject).\(field) does not exist in the source"
                         continue
                     }
                     if ["recordtypeid", "ownerid"].contains(description.name.lowercased()) {
+                        guard source != nil else {
+                            notes[lowered] =
+                                "\(object.sobject).\(description.name): a dir: set holds the source org's ids of "
+                                + "record types and users, which only the source org can map to the target's"
+                            continue
+                        }
                         if !kept.contains(description.name) { kept.append(description.name) }
                         continue
                     }
@@ -245,7 +290,11 @@ public struct Migrator: Sendable {
                 if let built = ownerMapping {
                     owners = built
                 } else {
-                    owners = try await OwnerMapping.build(source: source, target: target, runningUser: targetUserID)
+                    owners = try await OwnerMapping.build(
+                        source: try sourceOrg(),
+                        target: target,
+                        runningUser: targetUserID
+                    )
                     ownerMapping = owners
                     warnings += owners.warnings
                 }
@@ -330,11 +379,11 @@ public struct Migrator: Sendable {
             }
             return result
         }
-        let targetTypes = try await types(target)
+        let targetTypes = try await types(try targetOrg())
         // The master record type has the same id in every org.
         var map: [String: String] = ["012000000000000AAA": "012000000000000AAA"]
         var unmatched: [String] = []
-        for type in try await types(source) {
+        for type in try await types(try sourceOrg()) {
             if let match = targetTypes.first(where: { $0.key == type.key }) {
                 map[type.id] = match.id
             } else {
@@ -344,7 +393,7 @@ public struct Migrator: Sendable {
         return (map, unmatched)
     }
 
-    private func describe(_ org: any OrgClient, _ sobject: String, side: String) async throws -> SObjectDescription {
+    func describe(_ org: any OrgClient, _ sobject: String, side: String) async throws -> SObjectDescription {
         do {
             return try await org.describe(sobject)
         } catch let error as OrgClientError where error.code == .notFound {
@@ -388,7 +437,7 @@ public struct Migrator: Sendable {
 
     /// The secret masks are keyed with: `--mask-secret-file`'s, else the pair's journal's (made and
     /// kept on the first masked run; a dry run before any real one uses a throwaway secret).
-    private func resolvedMaskSecret(for objects: [MigrationObject], options: MigrationOptions) throws -> Data {
+    func resolvedMaskSecret(for objects: [MigrationObject], options: MigrationOptions) throws -> Data {
         guard objects.contains(where: { $0.isWritten && !$0.masks.isEmpty }) else { return Data() }
         if let secret = options.maskSecret { return secret }
         if options.dryRun { return try journal.maskSecret() ?? MigrationJournal.newMaskSecret() }
@@ -403,6 +452,18 @@ public struct Migrator: Sendable {
         events: AsyncStream<SyncEvent>.Continuation?,
         progress: @escaping @Sendable (MigrationProgress) -> Void
     ) async throws -> MigrationReport {
+        if let targetSet {
+            return try await export(
+                to: targetSet,
+                sources,
+                storeConfig: storeConfig,
+                options: options,
+                stop: stop,
+                events: events,
+                progress: progress
+            )
+        }
+        let target = try targetOrg()
         let (objects, targetTypes, warnings) = try await prepare(sources, strict: options.strict)
         var report = MigrationReport()
         report.isDryRun = options.dryRun
@@ -435,9 +496,11 @@ public struct Migrator: Sendable {
         // read): no long transactions.
         var engineConfiguration = SyncEngineConfiguration()
         engineConfiguration.longTransactions = false
-        let engine = SyncEngine(store: store, org: source, logger: logger, configuration: engineConfiguration)
+        let engine = source.map {
+            SyncEngine(store: store, org: $0, logger: logger, configuration: engineConfiguration)
+        }
         if !options.dryRun {
-            _ = try engine.recoverInterruptedRuns()
+            _ = try engine?.recoverInterruptedRuns()
         }
 
         // Read, in the config's order, while the objects already read are written: an object's
@@ -445,6 +508,17 @@ public struct Migrator: Sendable {
         let reads = StagedReads(done: done)
         let reader = Task { [done, self] in
             do {
+                guard let engine else {
+                    // A dir: source: its files, every one checked before anything is written.
+                    try loadSet(
+                        objects: objects,
+                        syncDowns: sources.syncDowns,
+                        targetTypes: targetTypes,
+                        options: options
+                    )
+                    await reads.finishedAll()
+                    return
+                }
                 for definition in sources.syncDowns {
                     if !done.contains("read:\(definition.name)") {
                         try await read(definition, engine: engine, options: options, stop: stop, events: events)
@@ -470,6 +544,8 @@ public struct Migrator: Sendable {
         let foreign = try await foreignReferences(objects, sources: sources, options: options)
         var hasWritten = false
         do {
+            // A dir: set is read whole (and every file checked) before anything is written.
+            if sourceSet != nil { try await reader.value }
             // Before anything is written: what killed runs created (their intents) joins the id
             // map, and an object whose records cannot be told apart from the target's is refused.
             var adoptedBy: [String: Int] = [:]
@@ -583,7 +659,12 @@ public struct Migrator: Sendable {
         stop: StopSignal
     ) async throws {
         report.deletesMissing = true
-        let deleter = MissingRecordDeleter(target: target, books: books, store: store, batchSize: options.batchSize)
+        let deleter = MissingRecordDeleter(
+            target: try targetOrg(),
+            books: books,
+            store: store,
+            batchSize: options.batchSize
+        )
         for object in objects.reversed() where object.isWritten {
             if stop.isStopRequested { throw MigrationError(.failed, "stopped; run again with --resume") }
             guard let position = report.objects.firstIndex(where: { $0.sobject == object.sobject }) else { continue }
@@ -604,7 +685,9 @@ public struct Migrator: Sendable {
         }
         guard polymorphic else { return .none }
         var foreign = ForeignReferences()
-        for summary in try await source.describeGlobal().objects {
+        // A dir: set's ids carry the key prefixes of its source org; the target's name the same
+        // standard objects.
+        for summary in try await (source ?? targetOrg()).describeGlobal().objects {
             if let prefix = summary.keyPrefix, prefix.count == 3 { foreign.objectByPrefix[prefix] = summary.name }
         }
         foreign.written = Set(objects.filter(\.isWritten).map { $0.sobject.lowercased() })
@@ -614,34 +697,38 @@ public struct Migrator: Sendable {
     }
 
     /// Deletes from the staging soup the records of `definition` the source no longer returns.
-    private func cleanGhosts(
+    func cleanGhosts(
         _ definition: SyncDefinition,
         engine: SyncEngine,
         stop: StopSignal,
         events: AsyncStream<SyncEvent>.Continuation?
     ) async throws {
+        // `--to dir:` always asks (its files hold what the source returns now); else `--delete-missing` does.
+        let reason = targetSet == nil ? "--delete-missing" : "--to dir:"
         let summary: SyncRunSummary
         do {
             summary = try await engine.cleanGhosts(definition, stop: stop, events: events)
         } catch let error as SyncEngineError {
             throw MigrationError(
                 .refused,
-                "--delete-missing: sync down '\(definition.name)': \(error.message); nothing was deleted. Remove LIMIT "
-                    + "or OFFSET from its query, or run without --delete-missing"
+                "\(reason): sync down '\(definition.name)': \(error.message); nothing was "
+                    + (targetSet == nil
+                        ? "deleted. Remove LIMIT or OFFSET from its query, or run without --delete-missing"
+                        : "written. Remove LIMIT or OFFSET from its query")
             )
         }
         guard summary.status == .done else {
             throw MigrationError(
                 .failed,
-                "--delete-missing: asking the source which records of sync down '\(definition.name)' it still returns "
+                "\(reason): asking the source which records of sync down '\(definition.name)' it still returns "
                     + "ended \(summary.status.rawValue)" + (summary.error.map { ": \($0)" } ?? "")
-                    + "; nothing was deleted. Run again with --resume"
+                    + "; nothing was \(targetSet == nil ? "deleted" : "written"). Run again with --resume"
             )
         }
     }
 
     /// Reads the source through one sync down into the staging store, journaled as `read:<name>`.
-    private func read(
+    func read(
         _ definition: SyncDefinition,
         engine: SyncEngine,
         options: MigrationOptions,
@@ -677,7 +764,7 @@ public struct Migrator: Sendable {
         progress: @escaping @Sendable (MigrationProgress) -> Void
     ) async throws {
         let applier = BatchApplier(
-            target: target,
+            target: try targetOrg(),
             books: books,
             sobject: object.sobject,
             externalIDField: object.externalIDField,
@@ -844,7 +931,7 @@ public struct Migrator: Sendable {
     /// Whether the target holds a record of `sobject` that the journal does not map.
     private func targetHoldsUnknownRecords(of sobject: String) async throws -> Bool {
         let query = SOQLQuery.select(fields: ["Id"], from: sobject)
-        for try await page in target.queryPages(query.text) {
+        for try await page in try targetOrg().queryPages(query.text) {
             let ids = try (page.body.parse()["records"]?.arrayValue ?? []).compactMap { $0["Id"]?.stringValue }
             let known = try books.mappedTargets(ids)
             if ids.contains(where: { !known.contains($0) }) { return true }
@@ -917,14 +1004,14 @@ public struct Migrator: Sendable {
         return outcome
     }
 
-    private func journal(_ step: String, _ status: PlanJournalEntry.Status, _ options: MigrationOptions) throws {
+    func journal(_ step: String, _ status: PlanJournalEntry.Status, _ options: MigrationOptions) throws {
         guard !options.dryRun else { return }
         try store.writeNow { [now] in try $0.recordPlanStep(step, status: status, now: now()) }
     }
 
     /// Registers the migrated soups the store lacks: as the store config declares them, else with
     /// a string index on the id field.
-    private func registerSoups(_ objects: [MigrationObject], storeConfig: StoreConfig?) throws {
+    func registerSoups(_ objects: [MigrationObject], storeConfig: StoreConfig?) throws {
         try store.writeNow { writer in
             for object in objects where try !writer.reader.hasSoup(object.soup) {
                 var indexes = try storeConfig?.soup(named: object.soup).map { try SoupSpec(declared: $0).indexes } ?? []

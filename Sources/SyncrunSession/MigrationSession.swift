@@ -35,10 +35,16 @@ public struct MigrationSession: Sendable {
         }
     }
 
-    /// The source org.
-    public let source: OrgConnection
-    /// The target org.
-    public let target: OrgConnection
+    /// One side of a migration: an org, or a `dir:` set of files (`--from dir:PATH`, `--to dir:PATH`).
+    public enum Side: Sendable {
+        case org(OrgDefinition)
+        case directory(DirectorySet)
+    }
+
+    /// The source org (`nil`: the source is a `dir:` set).
+    public let source: OrgConnection?
+    /// The target org (`nil`: the target is a `dir:` set).
+    public let target: OrgConnection?
     /// The staging store's path.
     public let storePath: String
     /// The migrator over the checked staging store and the pair's journal.
@@ -70,6 +76,106 @@ public struct MigrationSession: Sendable {
         }
     }
 
+    /// ``with(from:to:connector:options:notify:_:)`` where either side may be a `dir:` set: the
+    /// set stands in for an org in the pair (``Migration/DirectorySet/orgID``), so its staging
+    /// store and journal are its own. A `dir:` source's staging store is bound to no org.
+    ///
+    /// - Throws: ``SyncSessionError`` (refused) for a `dir:` set on both sides, and what
+    ///   ``with(from:to:connector:options:notify:_:)`` throws.
+    public static func with<T: Sendable>(
+        from: Side,
+        to: Side,
+        connector: OrgConnector,
+        options: Options,
+        notify: SessionNotice.Handler,
+        _ body: (MigrationSession) async throws -> T
+    ) async throws -> T {
+        switch (from, to) {
+        case (.org(let source), .org(let target)):
+            return try await with(
+                from: source,
+                to: target,
+                connector: connector,
+                options: options,
+                notify: notify,
+                body
+            )
+        case (.org(let definition), .directory(let set)):
+            return try await connector.withConnection(to: definition) { source in
+                for note in source.notes { notify(SessionNotice(note)) }
+                let identity = try await StoreBindingCheck.identity(of: source)
+                let pair = MigrationPair(sourceOrgID: identity.organizationID, targetOrgID: set.orgID)
+                let (path, store, journal) = try openStaging(pair: pair, options: options, notify: notify)
+                var migrator = Migrator(
+                    store: store,
+                    source: source.client,
+                    target: nil,
+                    journal: journal,
+                    targetUserID: identity.userID,
+                    logger: options.logger
+                )
+                migrator.targetSet = set
+                try migrator.preflight(storePath: path, resume: options.resume, dryRun: options.dryRun)
+                try await StoreBindingCheck(store: store, path: path, connection: source)
+                    .run(readOnly: false, known: identity, notify: notify)
+                return try await body(
+                    MigrationSession(source: source, target: nil, storePath: path, migrator: migrator)
+                )
+            }
+        case (.directory(let set), .org(let definition)):
+            return try await connector.withConnection(to: definition) { target in
+                for note in target.notes { notify(SessionNotice(note)) }
+                let identity = try await StoreBindingCheck.identity(of: target)
+                let pair = MigrationPair(sourceOrgID: set.orgID, targetOrgID: identity.organizationID)
+                let (path, store, journal) = try openStaging(pair: pair, options: options, notify: notify)
+                var migrator = Migrator(
+                    store: store,
+                    source: nil,
+                    target: target.client,
+                    journal: journal,
+                    targetUserID: identity.userID,
+                    logger: options.logger
+                )
+                migrator.sourceSet = set
+                try migrator.preflight(storePath: path, resume: options.resume, dryRun: options.dryRun)
+                return try await body(
+                    MigrationSession(source: nil, target: target, storePath: path, migrator: migrator)
+                )
+            }
+        case (.directory, .directory):
+            throw SyncSessionError(
+                .refused,
+                "--from and --to are both dir: sets; migrate moves records from or to an org (copy the folder "
+                    + "instead)"
+            )
+        }
+    }
+
+    /// The staging store of `pair` (created when missing) and its journal.
+    private static func openStaging(
+        pair: MigrationPair,
+        options: Options,
+        notify: SessionNotice.Handler
+    ) throws -> (path: String, store: SoupStore, journal: MigrationJournal) {
+        let path = options.storePath ?? defaultStorePath(configDirectory: options.configDirectory, pair: pair)
+        try? FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        let store = try SoupStore.migrationStaging(path: path)
+        for notice in SessionNotice.opening(store) { notify(notice) }
+        do {
+            let journal = try MigrationJournal(
+                path: MigrationJournal.defaultPath(configDirectory: options.configDirectory, pair: pair),
+                pair: pair,
+                now: Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            )
+            return (path, store, journal)
+        } catch let error as MigrationError {
+            throw SyncSessionError(.refused, error.message)
+        }
+    }
+
     private static func open(
         source: OrgConnection,
         target: OrgConnection,
@@ -86,23 +192,7 @@ public struct MigrationSession: Sendable {
             )
         }
         let pair = MigrationPair(sourceOrgID: sourceIdentity.organizationID, targetOrgID: targetIdentity.organizationID)
-        let path = options.storePath ?? defaultStorePath(configDirectory: options.configDirectory, pair: pair)
-        try? FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: path).deletingLastPathComponent(),
-            withIntermediateDirectories: true
-        )
-        let store = try SoupStore.migrationStaging(path: path)
-        for notice in SessionNotice.opening(store) { notify(notice) }
-        let journal: MigrationJournal
-        do {
-            journal = try MigrationJournal(
-                path: MigrationJournal.defaultPath(configDirectory: options.configDirectory, pair: pair),
-                pair: pair,
-                now: Int64((Date().timeIntervalSince1970 * 1000).rounded())
-            )
-        } catch let error as MigrationError {
-            throw SyncSessionError(.refused, error.message)
-        }
+        let (path, store, journal) = try openStaging(pair: pair, options: options, notify: notify)
         let migrator = Migrator(
             store: store,
             source: source.client,

@@ -1,33 +1,10 @@
 import Foundation
+import JSONCore
 
-/// Writes RFC 4180 CSV as Bulk API 2.0 returns it: every non-null value and every header quoted,
-/// quotes doubled, nulls as empty unquoted fields; the delimiter and line ending the job names.
-struct BulkCSVWriter {
-    /// The bytes written so far.
-    private(set) var data = Data()
-    let delimiter: UInt8
-    let lineEnding: [UInt8]
-
-    init(delimiter: UInt8, lineEnding: [UInt8]) {
-        self.delimiter = delimiter
-        self.lineEnding = lineEnding
-    }
-
-    /// Appends one row; `nil` values are written as empty, unquoted fields.
-    mutating func appendRow(_ values: [String?]) {
-        for (index, value) in values.enumerated() {
-            if index > 0 { data.append(delimiter) }
-            guard let value else { continue }
-            data.append(UInt8(ascii: "\""))
-            for byte in value.utf8 {
-                if byte == UInt8(ascii: "\"") { data.append(byte) }
-                data.append(byte)
-            }
-            data.append(UInt8(ascii: "\""))
-        }
-        data.append(contentsOf: lineEnding)
-    }
-}
+/// Bulk API 2.0's CSV as the local org writes it: every non-null value and every header quoted,
+/// nulls as empty unquoted fields, the delimiter and line ending the job names (the package's one
+/// CSV writer, `JSONCore.CSVWriter`).
+typealias BulkCSVWriter = CSVWriter
 
 /// Reads RFC 4180 CSV uploaded to an ingest job: quoted fields with doubled quotes, embedded
 /// delimiters and line breaks, CRLF or LF records.

@@ -41,6 +41,13 @@ struct MigrateCommand: AsyncParsableCommand {
             store, which is not the target) and prints what would be created or updated, writing nothing \
             to the target.
 
+            Files on disk: --to dir:PATH writes each migrated object as PATH/OBJECT.csv (RFC 4180, UTF-8; Id \
+            holds the source id, lookups the source ids of the records they point at, masks applied, rows \
+            ordered by Id) and the id map PATH/syncrun-id-map.csv; a file that would not change is not \
+            written. --from dir:PATH reads such a set into the --to org, as a migration from an org does \
+            (parents first, matching, journal, --resume, --dry-run), taking the records as they are: the \
+            config's sync ups decide what is written.
+
             Output: progress on a terminal, JSON lines otherwise (or with --format json), then the \
             report. Exit status: 0 every record migrated; 1 some record failed (the rest is done) or a \
             run failed (continue with --resume), or config errors; 2 usage errors, an org that cannot be \
@@ -50,10 +57,20 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
-    @Option(help: ArgumentHelp("The source org (the ORG grammar of --org).", valueName: "org"))
+    @Option(
+        help: ArgumentHelp(
+            "The source org (the ORG grammar of --org), or dir:PATH, a set of CSV files written by --to dir:.",
+            valueName: "org"
+        )
+    )
     var from: String
 
-    @Option(help: ArgumentHelp("The target org (the ORG grammar of --org).", valueName: "org"))
+    @Option(
+        help: ArgumentHelp(
+            "The target org (the ORG grammar of --org), or dir:PATH, a folder to write one CSV file per object to.",
+            valueName: "org"
+        )
+    )
     var to: String
 
     @Option(help: ArgumentHelp("The access token of an http(s) --from org. Never printed.", valueName: "token"))
@@ -139,6 +156,18 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func validate() throws {
         if dryRun, resume { throw ValidationError("--dry-run and --resume cannot be combined") }
+        for (flag, value) in [("--from", from), ("--to", to)] where value.hasPrefix("dir:") && value.count == 4 {
+            throw ValidationError("\(flag) dir: needs a folder, e.g. \(flag) dir:data/accounts")
+        }
+        if from.hasPrefix("dir:"), to.hasPrefix("dir:") {
+            throw ValidationError("--from and --to are both dir: sets; one of them must be an org")
+        }
+    }
+
+    /// The `dir:` set `value` names, if it names one.
+    static func directorySet(_ value: String) -> DirectorySet? {
+        guard value.hasPrefix("dir:") else { return nil }
+        return DirectorySet(path: String(value.dropFirst(4)))
     }
 
     func run() async throws {
@@ -166,12 +195,17 @@ struct MigrateCommand: AsyncParsableCommand {
         let project = try ProjectContext.load(configDirectory: config.configDirectory)
         let environment = ProcessInfo.processInfo.environment
         let resolver = project?.resolver(environment: environment) ?? OrgResolver(environment: environment)
-        let hints = [from, to].map { OrgOptions.projectOrgHint(for: $0, project: project) }
+        let (fromSet, toSet) = (Self.directorySet(from), Self.directorySet(to))
+        let hints = [fromSet == nil ? from : "", toSet == nil ? to : ""].map {
+            $0.isEmpty ? "" : OrgOptions.projectOrgHint(for: $0, project: project)
+        }
         let hint: String = hints.first(where: { !$0.isEmpty }) ?? ""
-        let (fromDefinition, toDefinition) = try await OrgAccessErrors.converting(hint: hint) {
+        let (fromSide, toSide) = try await OrgAccessErrors.converting(hint: hint) {
             (
-                try resolver.resolve(from, flags: .init(accessToken: fromAccessToken, apiVersion: apiVersion)),
-                try resolver.resolve(to, flags: .init(accessToken: toAccessToken, apiVersion: apiVersion))
+                try fromSet.map(MigrationSession.Side.directory)
+                    ?? .org(resolver.resolve(from, flags: .init(accessToken: fromAccessToken, apiVersion: apiVersion))),
+                try toSet.map(MigrationSession.Side.directory)
+                    ?? .org(resolver.resolve(to, flags: .init(accessToken: toAccessToken, apiVersion: apiVersion)))
             )
         }
         let caFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
@@ -192,8 +226,8 @@ struct MigrateCommand: AsyncParsableCommand {
         let report = try await SessionErrors.converting(hint: hint) {
             do {
                 return try await MigrationSession.with(
-                    from: fromDefinition,
-                    to: toDefinition,
+                    from: fromSide,
+                    to: toSide,
                     connector: connector,
                     options: options,
                     notify: StandardStreams.notify
@@ -347,6 +381,16 @@ struct MigrateReportRenderer {
             }
         }
         for warning in report.warnings { text += "warning: \(warning)\n" }
+        if let directory = report.directory {
+            let shown = JSONWriter.terminalSafe(directory)
+            if report.isDryRun {
+                text += "dir: set \(shown): nothing written (dry run)\n"
+            } else if report.filesWritten.isEmpty {
+                text += "dir: set \(shown): nothing written (every file holds these records already)\n"
+            } else {
+                text += "dir: set \(shown): wrote \(report.filesWritten.joined(separator: ", "))\n"
+            }
+        }
         let totals = report.objects.reduce(into: (0, 0, 0, 0)) {
             $0.0 += $1.created
             $0.1 += $1.updated
@@ -376,7 +420,10 @@ struct MigrateReportRenderer {
     }
 
     /// The report, exactly `{"objects": [...], "warnings": [...]}` (plus `"dryRun": true` for a dry run,
-    /// and per object `"deleted"` and `"deletions": [{"sourceId", "targetId"}]` with `--delete-missing`).
+    /// and per object `"deleted"` and `"deletions": [{"sourceId", "targetId"}]` with `--delete-missing`;
+    /// with `--to dir:`, `"files"`: the files written, and per object the rows that left the files as
+    /// `"deleted"`/`"deletions"`; a dry run's objects list `"planned": [{"action", "sourceId", "targetId"}]`,
+    /// the first records it would create or update).
     private struct ReportLine: Encodable {
         struct Object: Encodable {
             var sobject: String
@@ -389,6 +436,14 @@ struct MigrateReportRenderer {
             /// `--delete-missing` only.
             var deleted: Int?
             var deletions: [Deletion]?
+            /// A dry run only: the first records it would write (`MigrationReport.plannedListed`).
+            var planned: [Planned]?
+        }
+
+        struct Planned: Encodable {
+            var action: String
+            var sourceId: String
+            var targetId: String?
         }
 
         struct Deletion: Encodable {
@@ -404,6 +459,8 @@ struct MigrateReportRenderer {
         var objects: [Object]
         var warnings: [String]
         var dryRun: Bool?
+        /// `--to dir:` only: the files written (empty when nothing changed).
+        var files: [String]?
 
         init(_ report: MigrationReport) {
             objects = report.objects.map { object in
@@ -417,11 +474,16 @@ struct MigrateReportRenderer {
                     failures: object.failures.map { Failure(sourceId: $0.sourceID, message: $0.message) },
                     deleted: report.deletesMissing ? object.deleted : nil,
                     deletions: report.deletesMissing
-                        ? object.deletions.map { Deletion(sourceId: $0.sourceID, targetId: $0.targetID) } : nil
+                        ? object.deletions.map { Deletion(sourceId: $0.sourceID, targetId: $0.targetID) } : nil,
+                    planned: report.isDryRun
+                        ? object.planned.map {
+                            Planned(action: $0.action.rawValue, sourceId: $0.sourceID, targetId: $0.targetID)
+                        } : nil
                 )
             }
             warnings = report.warnings
             dryRun = report.isDryRun ? true : nil
+            files = report.directory == nil ? nil : report.filesWritten
         }
     }
 }
