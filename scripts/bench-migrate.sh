@@ -8,6 +8,8 @@
 #   scripts/bench-migrate.sh --no-build          # use the existing .build/release/syncrun
 #   scripts/bench-migrate.sh --debug             # use .build/debug/syncrun (smoke test only)
 #   scripts/bench-migrate.sh --api rest          # pin the sync downs' "api" (default: the config's, auto)
+#   scripts/bench-migrate.sh --latency-ms 100    # both orgs answer every request 100 ms late
+#   scripts/bench-migrate.sh --max-requests 1    # syncrun sends one request at a time (default 4)
 #   scripts/bench-migrate.sh --mask              # also a masked syncrun run (Account.Name, Contact.LastName, Email)
 set -euo pipefail
 
@@ -23,8 +25,10 @@ while [[ $# -gt 0 ]]; do
         --debug) configuration=debug; build=0; shift ;;
         --sizes) sizes="$2"; shift 2 ;;
         --api) export SYNCRUN_BENCH_API="$2"; shift 2 ;;
+        --latency-ms) export SYNCRUN_BENCH_LATENCY_MS="$2"; shift 2 ;;
+        --max-requests) export SYNCRUN_BENCH_MAX_REQUESTS="$2"; shift 2 ;;
         --mask) export SYNCRUN_BENCH_MASK=1; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         *) echo "bench-migrate.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done

@@ -36,7 +36,9 @@ def seed_file(directory: Path, records: int) -> Path:
 def serve(syncrun: str, data: Path, cert: Path, key: Path, token: str):
     process = subprocess.Popen(
         [syncrun, "org", "serve", "--data", str(data), "--port", "0", "--token", token, "--tls-cert", str(cert),
-         "--tls-key", str(key), "--format", "json"],
+         "--tls-key", str(key), "--format", "json"]
+        # `--latency-ms` of bench-migrate.sh: each org answers every request that late (a real org's 100-300 ms).
+        + (["--latency", os.environ["SYNCRUN_BENCH_LATENCY_MS"]] if os.environ.get("SYNCRUN_BENCH_LATENCY_MS") else []),
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     started = json.loads(process.stdout.readline())
     return process, started["url"]
@@ -103,6 +105,8 @@ def run(syncrun: str, records: int, work: Path, cert: Path, key: Path):
                     add_masks(config / "usersyncs.json")
                 command = [syncrun, "migrate", "--config", str(config), "--from", source_url, "--to", target_url,
                            "--from-access-token", token, "--to-access-token", token, "--format", "json"]
+                if os.environ.get("SYNCRUN_BENCH_MAX_REQUESTS"):
+                    command += ["--max-requests", os.environ["SYNCRUN_BENCH_MAX_REQUESTS"]]
                 results[tool] = timed(command, env={**os.environ, "SSL_CERT_FILE": str(cert)})
             else:
                 results[tool] = timed([sys.executable, str(HERE / "baseline.py"), source_url, target_url, token,
