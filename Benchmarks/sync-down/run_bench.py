@@ -537,6 +537,7 @@ class Bench:
                          ratio=f"{share * 100:.1f}% of full sync")
             except Exception as error:  # noqa: BLE001
                 self.unavailable(f"{name}: resync 1% changed", error, len(changed))
+            self.local_org_fixed_cost(server, store, ids, name)
             gone = ids[1::100][: max(1, len(ids) // 100)]
             self.log(f"local org: deleting {len(gone)} records, then clean ghosts over {len(ids)} ids")
             self.delete(server, gone)
@@ -549,6 +550,28 @@ class Bench:
                 self.unavailable(f"{name}: clean ghosts", error, len(ids))
         finally:
             server.stop()
+
+    def local_org_fixed_cost(self, server, store, ids, name):
+        """Issue 33 item 3: a resync that finds nothing new, the local org in its own process,
+        median of 5. One record is changed alone first (and fetched by one resync), so the
+        watermark's instant holds one record: each timed resync fetches that one again (the
+        watermark is inclusive) and finds it unchanged."""
+        label = f"{name}: resync, nothing changed: fixed cost (median of 5)"
+        try:
+            time.sleep(1.1)
+            self.modify(server, ids[-1:])
+            self.syncrun_sync(server.url, server.token, store)
+            runs = [self.syncrun_sync(server.url, server.token, store) for _ in range(5)]
+        except Exception as error:  # noqa: BLE001
+            self.unavailable(label, error, 0)
+            return
+        fixed = [run for run, _ in runs]
+        median = sorted(fixed, key=lambda r: r.wall)[2]
+        self.details.append(("local org resync, nothing changed", runs[-1][1]))
+        self.add(label, runs[-1][1].get("fetched", 0), median,
+                 ratio=f"{median.wall * 1000:.1f} ms (runs: " + ", ".join(f"{r.wall * 1000:.0f}" for r in fixed)
+                       + " ms)",
+                 target="<= 25 ms", verdict="PASS" if median.wall <= 0.025 else "MISS")
 
     def memory_rows(self, small, large):
         runs = {}

@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import OrgClient
 
 /// A connected org: the REST client (which renews its token from the source on a 401) and what
@@ -17,4 +19,15 @@ public struct OrgConnection: Sendable {
     public let identity: OrgUserIdentity?
     /// Things the user should be told once (a new local org was seeded, …).
     public let notes: [String]
+    /// A SHA-256 of the instance URL and the first access token (hex), never the token itself: a
+    /// store that recorded it after checking this token's org and user need not ask the org again
+    /// (a token belongs to one user of one org). `nil` when the source gave no token.
+    public let credentialDigest: String?
+
+    /// The digest ``credentialDigest`` holds for `accessToken` at `instanceURL`.
+    static func credentialDigest(instanceURL: String, accessToken: String) -> String? {
+        guard !accessToken.isEmpty else { return nil }
+        let text = "syncrun-credential-1\n\(instanceURL)\n\(accessToken)"
+        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
 }

@@ -202,7 +202,11 @@ public struct OrgConnector: Sendable {
                     apiVersion: endpoint.apiVersion,
                     username: login.username,
                     identity: login.identity,
-                    notes: login.notes
+                    notes: login.notes,
+                    credentialDigest: OrgConnection.credentialDigest(
+                        instanceURL: endpoint.baseURL,
+                        accessToken: login.accessToken
+                    )
                 )
             )
         }

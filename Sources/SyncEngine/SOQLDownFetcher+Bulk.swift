@@ -92,17 +92,18 @@ extension SOQLDownFetcher {
             try await journal?.finished(jobID: finished.id, org: org)
             return
         }
-        // The next results page is asked for as soon as its locator is known, so the org prepares
-        // it while this one is written (one page ahead at most).
-        let pageSize = bulkPageSize
-        let results = { @Sendable (locator: String?) in
-            Task { try await org.queryJobResults(finished.id, locator: locator, maxRecords: pageSize) }
-        }
-        var ahead = results(locator)
-        defer { ahead.cancel() }
-        repeat {
-            let page = try await ahead.value
-            if let next = page.nextLocator { ahead = results(next) }
+        // Up to maxConcurrentRequests pages download at once through resultPages (API 58.0+), else
+        // one page ahead by locator; either way they come out in result order, so the locator
+        // journaled after a page still means "everything before it is written".
+        let download = BulkResultsDownload(
+            org: org,
+            jobID: finished.id,
+            maxRecords: bulkPageSize,
+            limit: maxConcurrentRequests,
+            startingAt: locator
+        )
+        defer { download.cancel() }
+        while let page = try await download.next() {
             let header = try BulkRecordShaper.header(of: page.csv)
             if shaper == nil || shaper?.header != header {
                 shaper = try await BulkShaperFactory.make(header: header, query: query, hidden: hidden, org: org)
@@ -118,7 +119,7 @@ extension SOQLDownFetcher {
             }
             locator = page.nextLocator
             try await journal?.advanced(jobID: finished.id, locator: locator)
-        } while locator != nil
+        }
         try await journal?.finished(jobID: finished.id, org: org)
     }
 

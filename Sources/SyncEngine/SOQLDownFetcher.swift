@@ -33,6 +33,9 @@ struct SOQLDownFetcher: DownTargetFetcher {
     var bulkPageSize = 10_000
     /// How a query job is awaited (the engine's clock and ``SyncEngineConfiguration/bulkJobPolling``).
     var bulkPoller = BulkJobPoller(policy: BulkJobPolling(), clock: ContinuousClock())
+    /// The Bulk results pages downloaded at once where the org offers `resultPages`
+    /// (`maxConcurrentRequests`).
+    var maxConcurrentRequests = 4
     /// The records written per page from a Bulk results page (REST's largest query page).
     static let bulkWritePageSize = 2_000
 

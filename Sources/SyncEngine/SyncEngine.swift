@@ -125,6 +125,8 @@ public struct SyncEngine: Sendable {
         if var soql = fetcher as? SOQLDownFetcher {
             soql.journal = BulkJobJournal(store: store, syncID: state.id)
             soql.bulkPageSize = configuration.bulkResultsPageSize
+            soql.maxConcurrentRequests =
+                configuration.maxConcurrentRequests ?? definition.options.maxConcurrentRequests
             soql.bulkPoller = BulkJobPoller(policy: configuration.bulkJobPolling, clock: configuration.clock)
             fetcher = soql
         }

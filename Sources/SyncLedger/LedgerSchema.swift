@@ -54,6 +54,10 @@ public enum LedgerSchema {
                     """
             )
         },
+        // The binding check asks the org who a token belongs to once per token and instance.
+        .init("ledger-2-org-binding-credential") { db in
+            try db.execute(sql: "ALTER TABLE syncrun_org_binding ADD COLUMN credential_digest TEXT")
+        },
     ])
 }
 

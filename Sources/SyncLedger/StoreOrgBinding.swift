@@ -18,14 +18,25 @@ public struct StoreOrgBinding: Sendable, Hashable {
     public var instanceURL: String
     /// When the store was bound, in ms since the epoch.
     public var boundAt: Int64
+    /// The digest of the instance URL and access token last checked to belong to this org and
+    /// user (`OrgConnection.credentialDigest`, never the token); `nil` when none was recorded.
+    public var credentialDigest: String?
 
     /// Creates a binding.
-    public init(orgID: String, userID: String, orgName: String, instanceURL: String, boundAt: Int64) {
+    public init(
+        orgID: String,
+        userID: String,
+        orgName: String,
+        instanceURL: String,
+        boundAt: Int64,
+        credentialDigest: String? = nil
+    ) {
         self.orgID = orgID
         self.userID = userID
         self.orgName = orgName
         self.instanceURL = instanceURL
         self.boundAt = boundAt
+        self.credentialDigest = credentialDigest
     }
 
     /// Whether `orgID` and `userID` are this binding's (15- and 18-character forms compare equal).
@@ -47,10 +58,13 @@ extension SoupReader {
     /// The org and user this store belongs to, or `nil` when no sync has bound it yet.
     public func orgBinding() throws -> StoreOrgBinding? {
         guard try db.tableExists(OrgBindingTable.name) else { return nil }
+        // A store read without being upgraded (a dry run) may predate the digest's column.
+        let hasDigest = try db.columns(in: OrgBindingTable.name).contains { $0.name == "credential_digest" }
+        let digest = hasDigest ? "credential_digest" : "NULL"
         guard
             let row = try Row.fetchOne(
                 db,
-                sql: "SELECT org_id, user_id, org_name, instance_url, bound_at FROM \(OrgBindingTable.name)"
+                sql: "SELECT org_id, user_id, org_name, instance_url, bound_at, \(digest) FROM \(OrgBindingTable.name)"
             )
         else { return nil }
         return StoreOrgBinding(
@@ -58,7 +72,8 @@ extension SoupReader {
             userID: row[1],
             orgName: row[2],
             instanceURL: row[3],
-            boundAt: row[4]
+            boundAt: row[4],
+            credentialDigest: row[5]
         )
     }
 }
@@ -68,10 +83,14 @@ extension SoupWriter {
     public func bind(to binding: StoreOrgBinding) throws {
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO \(OrgBindingTable.name) (id, org_id, user_id, org_name, instance_url, bound_at) \
-                VALUES (1, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO \(OrgBindingTable.name) \
+                (id, org_id, user_id, org_name, instance_url, bound_at, credential_digest) \
+                VALUES (1, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [binding.orgID, binding.userID, binding.orgName, binding.instanceURL, binding.boundAt]
+            arguments: [
+                binding.orgID, binding.userID, binding.orgName, binding.instanceURL, binding.boundAt,
+                binding.credentialDigest,
+            ]
         )
     }
 }

@@ -21,9 +21,14 @@ struct StoreBindingCheck {
     /// - Throws: ``SyncSessionError`` (refused) naming both orgs when the store belongs to another
     ///   one; (failed) when the identity call fails; ``SoupStore/SoupStoreError``.
     func run(readOnly: Bool, known: OrgUserIdentity? = nil, notify: SessionNotice.Handler) async throws {
-        let identity = try await Self.identity(of: connection, known: known)
         let (binding, hasSyncs) = try readBinding()
-        if let binding {
+        let digest = connection.credentialDigest
+        // This very token at this instance was checked against the binding by an earlier run, and a
+        // token belongs to one user of one org: asking the org again could only get the same answer.
+        // Any other token or instance (another org's among them) is asked, and refused below.
+        if let binding, let digest, binding.credentialDigest == digest { return }
+        let identity = try await Self.identity(of: connection, known: known)
+        if var binding {
             guard binding.matches(orgID: identity.organizationID, userID: identity.userID) else {
                 throw SyncSessionError(
                     .refused,
@@ -34,6 +39,10 @@ struct StoreBindingCheck {
                         + "with --org"
                 )
             }
+            if !readOnly, let digest {
+                binding.credentialDigest = digest
+                try write(binding)
+            }
             return
         }
         guard !readOnly else { return }
@@ -42,7 +51,8 @@ struct StoreBindingCheck {
             userID: identity.userID,
             orgName: connection.definition.name,
             instanceURL: connection.instanceURL,
-            boundAt: Int64(Date().timeIntervalSince1970 * 1000)
+            boundAt: Int64(Date().timeIntervalSince1970 * 1000),
+            credentialDigest: digest
         )
         try write(newBinding)
         if hasSyncs {

@@ -148,6 +148,33 @@ struct BulkSyncDownTests {
         }
     }
 
+    /// On API 58.0+ the results are read through `resultPages`, several pages at once, and written
+    /// in result order: the entries and the watermark are those of the REST sync down.
+    @Test func resultPagesDownloadedSeveralAtOnceLeaveTheRESTEntries() async throws {
+        try await EngineHarness.with(schema: try Self.gadgetSchema()) { harness in
+            try Self.seedGadgets(harness)
+            try await Self.registerSoups(harness, ["viaRest", "viaBulk"])
+            var configuration = SyncEngineConfiguration()
+            configuration.bulkResultsPageSize = 2
+            configuration.maxConcurrentRequests = 4
+            let engine = SyncEngine(
+                store: harness.store,
+                org: harness.org,
+                logger: EngineHarness.logger,
+                configuration: configuration
+            )
+            let rest = try await engine.syncDown(Self.definition("rest", soup: "viaRest", api: .rest))
+            let bulk = try await engine.syncDown(Self.definition("bulk", soup: "viaBulk", api: .bulk))
+            #expect(rest.status == .done && bulk.status == .done, "\(rest.error ?? "") \(bulk.error ?? "")")
+            #expect(bulk.fetched == 12)
+            #expect(rest.maxTimeStamp == bulk.maxTimeStamp && rest.maxTimeStamp > 0)
+            #expect(try Self.entries(harness, soup: "viaRest") == Self.entries(harness, soup: "viaBulk"))
+            let log = try harness.requestLog()
+            #expect(log.filter { $0.path.contains("/resultPages") }.count == 2)
+            #expect(log.filter { $0.path.contains("/results?locator=") }.count == 6)
+        }
+    }
+
     @Test func autoSwitchesAtTheThresholdFromTheFirstPagesTotalSize() async throws {
         try await EngineHarness.with(schema: try Self.gadgetSchema()) { harness in
             try Self.seedGadgets(harness, count: 6)

@@ -119,6 +119,48 @@ struct StoreBindingTests {
         }
     }
 
+    /// The identity call is made once per token and instance: the binding records a digest of the
+    /// checked token (never the token), and a later session with that token asks the org nothing
+    /// before its own requests; another org's token is still asked, and refused.
+    @Test func aTokenCheckedOnceIsNotAskedAgainButAnotherOrgsStillIs() async throws {
+        try await Self.withTwoOrgs { directory, a, b in
+            let storePath = directory.appendingPathComponent("store.db").path
+            let connector = OrgConnector(environment: [:], logger: Self.logger)
+            let config = try Self.config(soups: ["accounts"], in: directory)
+            var asked: [Int] = []
+            for _ in 0..<2 {
+                try await SyncSession.with(
+                    config: config,
+                    org: Self.definition("org-a", a.0),
+                    connector: connector,
+                    options: SyncSession.Options(storePath: storePath, logger: Self.logger),
+                    notify: { _ in }
+                ) { _ in }
+                asked.append(try Self.requests(a.1).count)
+            }
+            let log = try Self.requests(a.1)
+            #expect(asked == [1, 1], "\(log)")
+            let binding = try #require(try Self.binding(of: SoupStore.ledgerReadOnly(path: storePath)))
+            let digest = try #require(binding.credentialDigest)
+            #expect(digest.count == 64)
+            #expect(!digest.contains(a.0.accessToken))
+            let file = try Data(contentsOf: URL(fileURLWithPath: storePath))
+            #expect(file.range(of: Data(a.0.accessToken.utf8)) == nil)
+
+            let error = await #expect(throws: SyncSessionError.self) {
+                try await SyncSession.with(
+                    config: config,
+                    org: Self.definition("org-b", b.0),
+                    connector: connector,
+                    options: SyncSession.Options(storePath: storePath, logger: Self.logger),
+                    notify: { _ in }
+                ) { _ in }
+            }
+            #expect(error?.kind == .refused)
+            #expect(try Self.requests(b.1).map(\.method) == ["GET"])
+        }
+    }
+
     @Test func theSameOrgOpensItsStoreAgainAndGetsTheConfigsNewSoups() async throws {
         try await Self.withTwoOrgs { directory, a, _ in
             let storePath = directory.appendingPathComponent("store.db").path

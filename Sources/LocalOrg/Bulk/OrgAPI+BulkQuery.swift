@@ -36,6 +36,9 @@ extension OrgAPI {
         case 2 where path[1] == "results":
             try Self.require(request, ["GET"])
             return try queryResults(request, version: version, job: try bulk.job(path[0], kind: .query))
+        case 2 where path[1] == "resultPages" && version >= Self.resultPagesVersion:
+            try Self.require(request, ["GET"])
+            return try resultPages(request, version: version, job: try bulk.job(path[0], kind: .query))
         default:
             throw OrgError.resourceNotFound
         }
@@ -132,7 +135,17 @@ extension OrgAPI {
         return .noContent
     }
 
-    private func queryResults(_ request: OrgHTTPRequest, version: APIVersion, job: BulkJob) throws -> OrgHTTPResponse {
+    /// The first API version with `GET /jobs/query/{id}/resultPages`; before it the path is 404, as
+    /// on a real org.
+    static let resultPagesVersion = APIVersion(major: 58)
+    /// The result URLs in one `resultPages` answer (Salesforce: "up to five").
+    static let resultPagesPerAnswer = 5
+
+    /// What reading a job's results needs: the job created with this version and complete, the
+    /// `maxRecords` asked for, and the offset of the `locator` (0 without one).
+    private func resultsRequest(_ request: OrgHTTPRequest, version: APIVersion, job: BulkJob) throws -> (
+        maxRecords: Int, offset: Int
+    ) {
         guard job.apiVersion == version.description else {
             throw OrgError.bulkVersionMismatch(job.id, created: job.apiVersion, asked: version.description)
         }
@@ -148,11 +161,43 @@ extension OrgAPI {
         }
         var offset = 0
         if let locator = request.parameter("locator"), !locator.isEmpty, locator != "null" {
+            // `resultPages` names the first page too (offset 0); `Sforce-Locator` never does.
             guard let decoded = Data(base64Encoded: locator).flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
-                decoded > 0, decoded < job.totalSize
+                decoded >= 0, decoded < job.totalSize || decoded == 0
             else { throw OrgError.invalidBulkLocator(locator) }
             offset = decoded
         }
+        return (maxRecords, offset)
+    }
+
+    /// A results locator: the offset of a page's first record.
+    private static func locator(_ offset: Int) -> String {
+        Data(String(offset).utf8).base64EncodedString()
+    }
+
+    /// `GET /jobs/query/{id}/resultPages[?locator=…][&maxRecords=…]` (API 58.0+): the result URLs of
+    /// up to five pages of `maxRecords` records, from the page at `locator`, each the same page
+    /// `GET …/results?locator=…&maxRecords=…` serves; `nextRecordsUrl` lists the next five, `done` is
+    /// `true` with the last. An empty result has one page (the CSV header).
+    private func resultPages(_ request: OrgHTTPRequest, version: APIVersion, job: BulkJob) throws -> OrgHTTPResponse {
+        let (maxRecords, offset) = try resultsRequest(request, version: version, job: job)
+        let base = "/services/data/v\(version.description)/jobs/query/\(job.id)"
+        var pages: [OrgJSONValue] = []
+        var start = offset
+        repeat {
+            pages.append([
+                "resultUrl": .string("\(base)/results?locator=\(Self.locator(start))&maxRecords=\(maxRecords)")
+            ])
+            start += maxRecords
+        } while start < job.totalSize && pages.count < Self.resultPagesPerAnswer
+        let done = start >= job.totalSize
+        let next: OrgJSONValue =
+            done ? .null : .string("\(base)/resultPages?locator=\(Self.locator(start))&maxRecords=\(maxRecords)")
+        return .json(200, ["resultPages": .array(pages), "nextRecordsUrl": next, "done": .bool(done)])
+    }
+
+    private func queryResults(_ request: OrgHTTPRequest, version: APIVersion, job: BulkJob) throws -> OrgHTTPResponse {
+        let (maxRecords, offset) = try resultsRequest(request, version: version, job: job)
         let page = try bulk.read { db in
             // The snapshot lives as long as REST locators do; once it is gone the results are too.
             let createdAt = try Int64.fetchOne(
@@ -166,7 +211,7 @@ extension OrgAPI {
             return try BulkQueryRunner(db: db, context: database.context)
                 .page(job, offset: offset, maxRecords: maxRecords)
         }
-        let locator = page.next.map { Data(String($0).utf8).base64EncodedString() } ?? "null"
+        let locator = page.next.map(Self.locator) ?? "null"
         return OrgHTTPResponse(
             status: 200,
             headers: [

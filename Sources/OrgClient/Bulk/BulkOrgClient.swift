@@ -96,6 +96,27 @@ public struct BulkResultsPage: Sendable, Hashable {
     }
 }
 
+/// One answer of `GET /jobs/query/{id}/resultPages` (API 58.0 and later): the URLs of up to five
+/// results pages, each readable on its own and so several at a time, and where the next answer is.
+///
+/// Salesforce documents the shape in "Get Parallel Results for a Query Job"
+/// (https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/query_get_parallel_job_results.htm):
+/// `resultPages` (objects with a `resultUrl`, `…/results?locator=…`), the next answer's URL (its table
+/// spells it `nextRecordUrl`, Salesforce's other paged answers `nextRecordsUrl`; both are read) and
+/// `done`.
+public struct BulkResultPageLinks: Sendable, Hashable {
+    /// The `resultUrl` of each page, in result order: host-relative paths with their query string.
+    public var resultURLs: [String]
+    /// The URL of the next answer; `nil` when `done`.
+    public var nextURL: String?
+
+    /// Creates the links of one answer.
+    public init(resultURLs: [String], nextURL: String?) {
+        self.resultURLs = resultURLs
+        self.nextURL = nextURL
+    }
+}
+
 /// An ``OrgClient`` that can also run Bulk API 2.0 query jobs (real-org.md §3.1).
 ///
 /// ``RESTOrgClient`` conforms; the engine uses Bulk only through a client that does.
@@ -116,11 +137,43 @@ public protocol BulkQueryClient: OrgClient {
     /// `GET /jobs/query/{id}/results?locator=…&maxRecords=…`.
     func queryJobResults(_ id: String, locator: String?, maxRecords: Int?) async throws -> BulkResultsPage
 
+    /// `GET /jobs/query/{id}/resultPages[?maxRecords=…]` (API 58.0+), or the `next` URL an earlier
+    /// answer gave: the locators of up to five results pages. An org without it answers 404
+    /// (``OrgClientError/Code/notFound``), as does a client that does not implement it.
+    func queryJobResultPages(_ id: String, next: String?, maxRecords: Int?) async throws -> BulkResultPageLinks
+
+    /// `GET` one `resultUrl` of ``queryJobResultPages(_:next:maxRecords:)``: a results page like
+    /// ``queryJobResults(_:locator:maxRecords:)``'s.
+    func queryJobResults(_ id: String, resultURL: String) async throws -> BulkResultsPage
+
     /// `PATCH /jobs/query/{id}` `{"state":"Aborted"}`.
     func abortQueryJob(_ id: String) async throws -> BulkJobInfo
 
     /// `DELETE /jobs/query/{id}`.
     func deleteQueryJob(_ id: String) async throws
+}
+
+extension BulkQueryClient {
+    /// A client without `resultPages` answers as an org before API 58.0 does: 404, so its results
+    /// are read one locator after the other.
+    public func queryJobResultPages(_ id: String, next: String?, maxRecords: Int?) async throws
+        -> BulkResultPageLinks
+    {
+        throw OrgClientError(
+            code: .notFound,
+            message: "this client does not read Bulk API 2.0 results through resultPages",
+            httpStatus: 404
+        )
+    }
+
+    /// See ``queryJobResultPages(_:next:maxRecords:)``: never reached without it.
+    public func queryJobResults(_ id: String, resultURL: String) async throws -> BulkResultsPage {
+        throw OrgClientError(
+            code: .notFound,
+            message: "this client does not read Bulk API 2.0 results through resultPages",
+            httpStatus: 404
+        )
+    }
 }
 
 /// The result sets of an ingest job (real-org.md §3.2).

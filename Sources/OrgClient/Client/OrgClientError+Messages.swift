@@ -120,6 +120,14 @@ extension OrgClientError {
         )
     }
 
+    static func unsafeJobURL(_ url: String, expected path: String) -> OrgClientError {
+        OrgClientError(
+            code: .invalidResponse,
+            message: "the org sent a Bulk results URL '\(url)' that is not '\(path)' with a query string; "
+                + "refusing to send the access token there"
+        )
+    }
+
     /// The error for a 401 that a new token did not cure (or that nothing can renew), naming the
     /// org and the fix.
     static func sessionRefused(

@@ -35,11 +35,60 @@ extension RESTOrgClient: BulkQueryClient {
             }
             parameters.append("maxRecords=\(maxRecords)")
         }
-        var request = OutgoingRequest(
+        let request = OutgoingRequest(
             .get,
             try jobPath(id) + "/results",
             query: parameters.isEmpty ? nil : parameters.joined(separator: "&")
         )
+        return try await resultsPage(request)
+    }
+
+    public func queryJobResultPages(_ id: String, next: String?, maxRecords: Int?) async throws
+        -> BulkResultPageLinks
+    {
+        let path = try jobPath(id) + "/resultPages"
+        let request: OutgoingRequest
+        if let next {
+            request = try Self.jobRequest(next, path: path)
+        } else {
+            if let maxRecords, maxRecords <= 0 {
+                throw OrgClientError.invalidArgument("maxRecords \(maxRecords) is not positive")
+            }
+            request = OutgoingRequest(.get, path, query: maxRecords.map { "maxRecords=\($0)" })
+        }
+        let body = try await sendForJSON(request)
+        guard let pages = body["resultPages"]?.arrayValue else {
+            throw OrgClientError.unexpectedShape("no 'resultPages' array", request: request)
+        }
+        var urls: [String] = []
+        for page in pages {
+            guard let url = page["resultUrl"]?.stringValue else {
+                throw OrgClientError.unexpectedShape("a result page without a 'resultUrl'", request: request)
+            }
+            urls.append(url)
+        }
+        let nextURL = (body["nextRecordsUrl"] ?? body["nextRecordUrl"])?.stringValue
+        let done = body["done"]?.boolValue ?? (nextURL == nil)
+        return BulkResultPageLinks(resultURLs: urls, nextURL: done ? nil : nextURL)
+    }
+
+    public func queryJobResults(_ id: String, resultURL: String) async throws -> BulkResultsPage {
+        try await resultsPage(try Self.jobRequest(resultURL, path: try jobPath(id) + "/results"))
+    }
+
+    /// A `GET` of `url`, which must be `path` (the job's own resource) with at most a query string:
+    /// the token is never sent to a path the org's answer chose otherwise.
+    private static func jobRequest(_ url: String, path: String) throws -> OutgoingRequest {
+        let parts = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts[0] == path, !url.contains("#"), !url.contains(where: { $0 == " " || $0.isNewline }) else {
+            throw OrgClientError.unsafeJobURL(url, expected: path)
+        }
+        return OutgoingRequest(.get, path, query: parts.count > 1 ? String(parts[1]) : nil)
+    }
+
+    /// Sends `request` for a CSV results page and reads its locator and record count.
+    private func resultsPage(_ request: OutgoingRequest) async throws -> BulkResultsPage {
+        var request = request
         request.headers.append((name: "Accept", value: "text/csv"))
         let response = try await send(request)
         let next = response.header("Sforce-Locator").flatMap { $0.isEmpty || $0 == "null" ? nil : $0 }

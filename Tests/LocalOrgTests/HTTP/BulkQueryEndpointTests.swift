@@ -105,6 +105,59 @@ struct BulkQueryEndpointTests {
         }
     }
 
+    /// `GET …/resultPages` (API 58.0+) lists the pages `…/results?locator=` serves, five per answer,
+    /// each readable on its own; before 58.0 the path does not exist, as on a real org.
+    @Test func resultPagesListsTheSamePagesAsTheLocatorsFiveAtATime() async throws {
+        try await LocalOrgFixture.with { org in
+            try Self.seedContacts(org)
+            let client = org.client
+            let created = try await Self.createJob(client, "SELECT Id, LastName FROM Contact ORDER BY LastName")
+            let id = try #require(try created.json().objectValue?["id"]?.stringValue)
+            #expect(try await Self.waitForJob(client, id).last == "JobComplete")
+
+            var sequential: [[[String]]] = []
+            var locator: String?
+            repeat {
+                let query = locator.map { "&locator=\($0)" } ?? ""
+                let page = try await client.send(.GET, "jobs/query/\(id)/results?maxRecords=4\(query)")
+                sequential.append(Array(try BulkCSVReader.records(page.body, delimiter: UInt8(ascii: ",")).dropFirst()))
+                locator = page.headers.first(name: "Sforce-Locator")
+            } while locator != "null" && sequential.count < 20
+            #expect(sequential.map(\.count) == [4, 4, 4, 4, 4, 4, 1])
+
+            var answers: [OrgJSONObject] = []
+            var next: String? = "jobs/query/\(id)/resultPages?maxRecords=4"
+            while let path = next, answers.count < 5 {
+                let answer = try await client.send(.GET, path)
+                #expect(answer.status == 200)
+                let object = try #require(try answer.json().objectValue)
+                answers.append(object)
+                next = object["nextRecordsUrl"]?.stringValue.map { String($0.dropFirst(client.base.count + 1)) }
+            }
+            #expect(answers.map { $0["done"] } == [.bool(false), .bool(true)])
+            #expect(answers.last?["nextRecordsUrl"] == .null)
+            let urls = answers.flatMap { $0["resultPages"]?.arrayValue ?? [] }.compactMap {
+                $0.objectValue?["resultUrl"]?.stringValue
+            }
+            #expect(answers.map { $0["resultPages"]?.arrayValue?.count } == [5, 2])
+            #expect(urls.allSatisfy { $0.hasPrefix("\(client.base)/jobs/query/\(id)/results?locator=") })
+            // Each page read on its own, in reverse order: the same rows as the locator chain.
+            var parallel = [[[String]]](repeating: [], count: urls.count)
+            for (index, url) in urls.enumerated().reversed() {
+                let page = try await client.send(.GET, String(url.dropFirst(client.base.count + 1)))
+                #expect(page.status == 200)
+                parallel[index] = Array(try BulkCSVReader.records(page.body, delimiter: UInt8(ascii: ",")).dropFirst())
+            }
+            #expect(parallel == sequential)
+
+            var old = client
+            old.version = "57.0"
+            let before58 = try await old.send(.GET, "jobs/query/\(id)/resultPages")
+            #expect(before58.status == 404)
+            #expect(try before58.errorCode() == "NOT_FOUND")
+        }
+    }
+
     @Test func nullsAreEmptyAndQuotedValuesDoubleTheirQuotes() async throws {
         try await LocalOrgFixture.with { org in
             _ = try org.database.write { try $0.create("Account", fields: ["Name": "Say \"hi\", then\r\nleave"]) }
