@@ -54,8 +54,10 @@ enum ProxyURLTarget {
             "a proxy without a usable host"
         )
         // Shown, the password would stand as `:PASSWORD@` (the user name cannot end that way
-        // unless it holds an `@` itself).
-        if let password = server.password, !password.isEmpty, !(server.username ?? "").contains("@") {
+        // unless it holds an `@` itself; a password of `***` is the mask itself).
+        if let password = server.password, !password.isEmpty, password != "***",
+            !(server.username ?? "").contains("@")
+        {
             precondition(!server.description.contains(":\(password)@"), "a proxy's description shows its password")
         }
         let child = ProxySettings(http: nil, https: server).environmentVariables["HTTPS_PROXY"] ?? ""
