@@ -213,38 +213,38 @@ public struct AvroDecoder {
 
     /// A zig-zag varint of at most 64 bits (10 bytes).
     mutating func readLong() throws(AvroError) -> Int64 {
-        let start = offset
-        var raw: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = try readByte()
-            if shift == 63, byte > 1 {
-                throw failure(.malformed, "a long varint is longer than 64 bits", at: start)
-            }
-            raw |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { break }
-            shift += 7
-            if shift > 63 { throw failure(.malformed, "a long varint is longer than 10 bytes", at: start) }
-        }
-        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+        Int64(bitPattern: try readZigZag(UInt64.self, "a long"))
     }
 
     /// A zig-zag varint of at most 32 bits (5 bytes).
     mutating func readInt() throws(AvroError) -> Int32 {
+        Int32(bitPattern: try readZigZag(UInt32.self, "an int"))
+    }
+
+    /// A zig-zag varint of at most `Raw`'s width (`what`: `a long`, `an int`), decoded to the bits
+    /// of the signed value: seven bits a byte, low first, the last byte's high bit clear.
+    private mutating func readZigZag<Raw: FixedWidthInteger & UnsignedInteger>(
+        _: Raw.Type,
+        _ what: String
+    ) throws(AvroError) -> Raw {
         let start = offset
-        var raw: UInt32 = 0
-        var shift: UInt32 = 0
+        let lastShift = (Raw.bitWidth - 1) / 7 * 7
+        let lastByteMaximum = UInt8(1 << (Raw.bitWidth - lastShift)) - 1
+        var raw: Raw = 0
+        var shift = 0
         while true {
             let byte = try readByte()
-            if shift == 28, byte > 0x0F {
-                throw failure(.malformed, "an int varint is longer than 32 bits", at: start)
+            if shift == lastShift, byte > lastByteMaximum {
+                throw failure(.malformed, "\(what) varint is longer than \(Raw.bitWidth) bits", at: start)
             }
-            raw |= UInt32(byte & 0x7F) << shift
+            raw |= Raw(byte & 0x7F) << shift
             if byte & 0x80 == 0 { break }
             shift += 7
-            if shift > 28 { throw failure(.malformed, "an int varint is longer than 5 bytes", at: start) }
+            if shift > lastShift {
+                throw failure(.malformed, "\(what) varint is longer than \(lastShift / 7 + 1) bytes", at: start)
+            }
         }
-        return Int32(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+        return (raw >> 1) ^ (0 &- (raw & 1))
     }
 
     private mutating func readLittleEndian(_ count: Int) throws(AvroError) -> UInt64 {

@@ -28,6 +28,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget(name: "oauth-token", run: OAuthTokenTarget.run),
         FuzzTarget(name: "bulk-xml", run: BulkXMLTarget.run),
         FuzzTarget(name: "avro", run: AvroTarget.run),
+        FuzzTarget(name: "proxy-url", run: ProxyURLTarget.run),
     ]
 
     /// The target called `name`.

@@ -93,33 +93,28 @@ public struct JSONReader {
     /// The next token, or `nil` once the document is complete (only whitespace may follow it).
     public mutating func next() throws(JSONSyntaxError) -> Token? {
         while true {
+            // Every token may be preceded by whitespace (at `.end` there is none left).
+            skipWhitespace()
             switch state {
             case .start:
-                skipWhitespace()
                 guard offset < bytes.count else {
                     throw error("the text is empty; expected a JSON value", kind: .empty)
                 }
                 return try valueToken()
             case .value:
-                skipWhitespace()
                 return try valueToken()
             case .objectFirst:
-                skipWhitespace()
                 if peek == UInt8(ascii: "}") { return close(.objectEnd) }
                 return try keyToken()
             case .objectKey:
-                skipWhitespace()
                 return try keyToken()
             case .arrayFirst:
-                skipWhitespace()
                 if peek == UInt8(ascii: "]") { return close(.arrayEnd) }
                 return try valueToken()
             case .arrayElement:
-                skipWhitespace()
                 if peek == UInt8(ascii: "]") { throw error("trailing comma before ']'; remove the last ','") }
                 return try valueToken()
             case .afterValue:
-                skipWhitespace()
                 guard let frame = frames.last else {
                     if offset < bytes.count {
                         throw error("unexpected \(describeCurrent()) after the end of the JSON document")

@@ -20,6 +20,13 @@ public struct ShapeDifference: Sendable, Hashable {
     }
 }
 
+extension ShapeDifference {
+    /// `exists` of an object (`field` `nil`) or a field present on one side only.
+    fileprivate static func existence(object: String, field: String?, _ a: Bool, _ b: Bool) -> ShapeDifference {
+        ShapeDifference(object: object, field: field, property: "exists", a: .bool(a), b: .bool(b))
+    }
+}
+
 extension OrgShape {
     /// How `other` differs from this shape for the objects `names` (a config's objects).
     public func differences(from other: OrgShape, objects names: [String]) -> [ShapeDifference] {
@@ -30,13 +37,7 @@ extension OrgShape {
             guard let left, let right else {
                 if left != nil || right != nil {
                     differences.append(
-                        ShapeDifference(
-                            object: left?.name ?? right?.name ?? name,
-                            field: nil,
-                            property: "exists",
-                            a: .bool(left != nil),
-                            b: .bool(right != nil)
-                        )
+                        .existence(object: left?.name ?? right?.name ?? name, field: nil, left != nil, right != nil)
                     )
                 }
                 continue
@@ -44,34 +45,13 @@ extension OrgShape {
             for (property, a, b) in Self.objectProperties(left, right) where a != b {
                 differences.append(ShapeDifference(object: left.name, field: nil, property: property, a: a, b: b))
             }
-            let recordTypesA = left.recordTypes.map { JSONValue.string($0.developerName) }
-            let recordTypesB = right.recordTypes.map { JSONValue.string($0.developerName) }
-            if recordTypesA != recordTypesB {
-                differences.append(
-                    ShapeDifference(
-                        object: left.name,
-                        field: nil,
-                        property: "recordTypes",
-                        a: .array(recordTypesA),
-                        b: .array(recordTypesB)
-                    )
-                )
-            }
             var fieldNames = left.fields.map(\.name)
             for field in right.fields where left.field(named: field.name) == nil { fieldNames.append(field.name) }
             for fieldName in fieldNames {
                 let fieldA = left.field(named: fieldName)
                 let fieldB = right.field(named: fieldName)
                 guard let fieldA, let fieldB else {
-                    differences.append(
-                        ShapeDifference(
-                            object: left.name,
-                            field: fieldName,
-                            property: "exists",
-                            a: .bool(fieldA != nil),
-                            b: .bool(fieldB != nil)
-                        )
-                    )
+                    differences.append(.existence(object: left.name, field: fieldName, fieldA != nil, fieldB != nil))
                     continue
                 }
                 for (property, a, b) in Self.fieldProperties(fieldA, fieldB) where a != b {
@@ -90,6 +70,10 @@ extension OrgShape {
             ("createable", .bool(a.isCreateable), .bool(b.isCreateable)),
             ("updateable", .bool(a.isUpdateable), .bool(b.isUpdateable)),
             ("deletable", .bool(a.isDeletable), .bool(b.isDeletable)),
+            (
+                "recordTypes", .array(a.recordTypes.map { .string($0.developerName) }),
+                .array(b.recordTypes.map { .string($0.developerName) })
+            ),
         ]
     }
 

@@ -350,14 +350,7 @@ struct SyncContext {
                 isUp: true
             )
             if let parent = shape.object(named: info.parent.sobjectType) {
-                checkWriteLists(
-                    create: target.createFieldlist,
-                    createKey: "createFieldlist",
-                    update: target.updateFieldlist,
-                    updateKey: "updateFieldlist",
-                    fieldlist: sync.options.fieldlist,
-                    on: parent
-                )
+                checkWriteLists(of: target, sync: sync, on: parent)
                 checkExternalID(
                     info.parent.externalIdFieldName,
                     on: parent,
@@ -382,6 +375,17 @@ struct SyncContext {
             return
         }
         guard let objectName, let object = shape.object(named: objectName) else { return }
+        checkWriteLists(of: target, sync: sync, on: object)
+        checkExternalID(target.externalIdFieldName, on: object, at: steps("target", "externalIdFieldName"))
+        checkMasks(sync.options.mask, on: object)
+        if sync.options.mergeMode == .leaveIfChanged {
+            checkIDAndDate(object, idFieldName: target.idFieldName, dateFieldName: target.modificationDateFieldName)
+        }
+    }
+
+    /// The target's own `createFieldlist` and `updateFieldlist` (each else `options.fieldlist`) on
+    /// `object`: the parent's lists for a `parent_children` target.
+    private mutating func checkWriteLists(of target: SyncUpTarget, sync: SyncDefinition, on object: ObjectShape) {
         checkWriteLists(
             create: target.createFieldlist,
             createKey: "createFieldlist",
@@ -390,11 +394,6 @@ struct SyncContext {
             fieldlist: sync.options.fieldlist,
             on: object
         )
-        checkExternalID(target.externalIdFieldName, on: object, at: steps("target", "externalIdFieldName"))
-        checkMasks(sync.options.mask, on: object)
-        if sync.options.mergeMode == .leaveIfChanged {
-            checkIDAndDate(object, idFieldName: target.idFieldName, dateFieldName: target.modificationDateFieldName)
-        }
     }
 
     private mutating func checkWriteLists(
@@ -408,19 +407,10 @@ struct SyncContext {
         let listPath = steps("options", "fieldlist")
         let createList = create.map { ($0, steps("target", createKey)) } ?? fieldlist.map { ($0, listPath) }
         let updateList = update.map { ($0, steps("target", updateKey)) } ?? fieldlist.map { ($0, listPath) }
-        let ignored: Set<String> = ["id", "attributes"]
-        if let createList {
-            let (fields, path) = createList
-            for (index, name) in fields.enumerated() where !ignored.contains(name.lowercased()) && !name.contains(".") {
-                let position = CheckPosition.value(path + [.index(index)])
-                if let field = requireField(name, on: object, at: position), !field.isCreateable {
-                    error(
-                        .fieldNotCreateable,
-                        at: position,
-                        "'\(object.name).\(field.name)' is not createable in this org (read-only, formula, "
-                            + "auto-number or hidden by field-level security); remove it from the create field list"
-                    )
-                }
+        if case (let fields, let path)? = createList {
+            checkWritable(fields, at: path, on: object, \.isCreateable, .fieldNotCreateable) { object, field in
+                "'\(object).\(field)' is not createable in this org (read-only, formula, "
+                    + "auto-number or hidden by field-level security); remove it from the create field list"
             }
             let listed = Set(fields.map { $0.lowercased() })
             for field in object.fields where field.isRequiredOnCreate && !listed.contains(field.name.lowercased()) {
@@ -432,18 +422,28 @@ struct SyncContext {
                 )
             }
         }
-        if let updateList {
-            let (fields, path) = updateList
-            for (index, name) in fields.enumerated() where !ignored.contains(name.lowercased()) && !name.contains(".") {
-                let position = CheckPosition.value(path + [.index(index)])
-                if let field = requireField(name, on: object, at: position), !field.isUpdateable {
-                    error(
-                        .fieldNotUpdateable,
-                        at: position,
-                        "'\(object.name).\(field.name)' is not updateable in this org; remove it from the update "
-                            + "field list"
-                    )
-                }
+        if case (let fields, let path)? = updateList {
+            checkWritable(fields, at: path, on: object, \.isUpdateable, .fieldNotUpdateable) { object, field in
+                "'\(object).\(field)' is not updateable in this org; remove it from the update field list"
+            }
+        }
+    }
+
+    /// Checks that each field of a create or update list (at `path`) exists on `object` and that
+    /// `isWritable` holds for it; `Id`, `attributes` and relationship paths are not checked.
+    private mutating func checkWritable(
+        _ fields: [String],
+        at path: [ConfigSourceMap.Step],
+        on object: ObjectShape,
+        _ isWritable: (FieldShape) -> Bool,
+        _ code: Diagnostic.Code,
+        message: (_ object: String, _ field: String) -> String
+    ) {
+        let ignored: Set<String> = ["id", "attributes"]
+        for (index, name) in fields.enumerated() where !ignored.contains(name.lowercased()) && !name.contains(".") {
+            let position = CheckPosition.value(path + [.index(index)])
+            if let field = requireField(name, on: object, at: position), !isWritable(field) {
+                error(code, at: position, message(object.name, field.name))
             }
         }
     }
@@ -484,26 +484,15 @@ struct SyncContext {
     // MARK: - Lookups
 
     private mutating func requireObject(_ name: String, at position: CheckPosition) -> ObjectShape? {
-        if let object = shape.object(named: name) {
-            if !object.isQueryable {
-                error(.unknownObject, at: position, "sObject '\(object.name)' is not queryable in this org")
-            }
-            return object
+        guard let object = shape.object(named: name) else {
+            let candidates = shape.objects.map(\.name)
+            reportMissing("sObject '\(name)'", "in this org", name, among: candidates, .unknownObject, at: position)
+            return nil
         }
-        if let suggestion = Self.namespaceAlternative(name, among: shape.objects.map(\.name)) {
-            error(
-                .namespaceMismatch,
-                at: position,
-                "sObject '\(name)' does not exist in this org; did you mean '\(suggestion)'? (namespace prefix)"
-            )
-        } else {
-            error(
-                .unknownObject,
-                at: position,
-                "sObject '\(name)' does not exist in this org or is not visible to the current user"
-            )
+        if !object.isQueryable {
+            error(.unknownObject, at: position, "sObject '\(object.name)' is not queryable in this org")
         }
-        return nil
+        return object
     }
 
     private mutating func requireField(
@@ -512,20 +501,31 @@ struct SyncContext {
         at position: CheckPosition
     ) -> FieldShape? {
         if let field = object.field(named: name) { return field }
-        if let suggestion = Self.namespaceAlternative(name, among: object.fields.map(\.name)) {
+        let candidates = object.fields.map(\.name)
+        reportMissing("field '\(name)'", "on '\(object.name)'", name, among: candidates, .unknownField, at: position)
+        return nil
+    }
+
+    /// Reports `subject` (`sObject 'Acount'`, `field 'Nme'`) missing from `place` (`in this org`,
+    /// `on 'Account'`): as a namespace mismatch when `candidates` hold the prefixed or unprefixed
+    /// form of `name`, else as `code`.
+    private mutating func reportMissing(
+        _ subject: String,
+        _ place: String,
+        _ name: String,
+        among candidates: [String],
+        _ code: Diagnostic.Code,
+        at position: CheckPosition
+    ) {
+        if let suggestion = Self.namespaceAlternative(name, among: candidates) {
             error(
                 .namespaceMismatch,
                 at: position,
-                "field '\(name)' does not exist on '\(object.name)'; did you mean '\(suggestion)'? (namespace prefix)"
+                "\(subject) does not exist \(place); did you mean '\(suggestion)'? (namespace prefix)"
             )
         } else {
-            error(
-                .unknownField,
-                at: position,
-                "field '\(name)' does not exist on '\(object.name)' or is not visible to the current user"
-            )
+            error(code, at: position, "\(subject) does not exist \(place) or is not visible to the current user")
         }
-        return nil
     }
 
     /// The prefixed or unprefixed form of `name` among `candidates` (CCI's rule: a namespaced

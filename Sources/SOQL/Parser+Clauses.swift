@@ -84,11 +84,13 @@ extension Parser {
         }
     }
 
-    private mutating func parseFieldList(after: String) throws(SOQLError) -> [SOQLFieldPath] {
+    /// Comma-separated field paths (`GROUP BY`, a TYPEOF branch), the first after `after`; a token
+    /// that is not a name is an error saying `expected`.
+    mutating func parseFieldList(after: String, expected: String = "a field") throws(SOQLError) -> [SOQLFieldPath] {
         var fields: [SOQLFieldPath] = []
         repeat {
             guard current.isName else {
-                throw SOQLError.unexpected(current, expected: "a field", after: fields.isEmpty ? after : "','")
+                throw SOQLError.unexpected(current, expected: expected, after: fields.isEmpty ? after : "','")
             }
             fields.append(try parseFieldPath())
         } while current.kind == .comma && advance().kind == .comma

@@ -136,30 +136,19 @@ struct Parser {
                 throw SOQLError.unexpected(current, expected: "'THEN'", after: "'\(object)'")
             }
             advance()
-            whens.append(SOQLTypeOf.When(object: object, fields: try parseTypeOfFields(after: "'THEN'")))
+            let fields = try parseFieldList(after: "'THEN'", expected: "a field name")
+            whens.append(SOQLTypeOf.When(object: object, fields: fields))
         }
         var otherwise: [SOQLFieldPath] = []
         if current.isKeyword("ELSE") {
             advance()
-            otherwise = try parseTypeOfFields(after: "'ELSE'")
+            otherwise = try parseFieldList(after: "'ELSE'", expected: "a field name")
         }
         guard current.isKeyword("END") else {
             throw SOQLError.unexpected(current, expected: "'WHEN', 'ELSE' or 'END'", after: "a TYPEOF field list")
         }
         advance()
         return SOQLTypeOf(relationship: relationship, whens: whens, otherwise: otherwise)
-    }
-
-    /// The comma-separated fields of one TYPEOF branch.
-    private mutating func parseTypeOfFields(after: String) throws(SOQLError) -> [SOQLFieldPath] {
-        var fields: [SOQLFieldPath] = []
-        repeat {
-            guard current.isName else {
-                throw SOQLError.unexpected(current, expected: "a field name", after: fields.isEmpty ? after : "','")
-            }
-            fields.append(try parseFieldPath())
-        } while current.kind == .comma && advance().kind == .comma
-        return fields
     }
 
     /// Parses `name ("." name)*`; the current token must be a name.

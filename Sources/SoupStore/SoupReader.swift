@@ -8,11 +8,6 @@ public struct SoupReader {
     package let db: Database
     package let context: StoreContext
 
-    init(db: Database, context: StoreContext) {
-        self.db = db
-        self.context = context
-    }
-
     package func layout(_ soup: String) throws -> SoupLayout {
         try SoupLayout.require(db, soup: soup)
     }

@@ -10,11 +10,6 @@ public struct SoupWriter {
     package let db: Database
     package let context: StoreContext
 
-    init(db: Database, context: StoreContext) {
-        self.db = db
-        self.context = context
-    }
-
     /// Reads that see this writer's uncommitted changes.
     public var reader: SoupReader { SoupReader(db: db, context: context) }
 

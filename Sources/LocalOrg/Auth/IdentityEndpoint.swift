@@ -18,55 +18,43 @@ struct IdentityEndpoint: Sendable {
         guard Self.sameID(orgID, identity.orgID), Self.sameID(userID, identity.userID) else {
             return .error(.resourceNotFound, version: version)
         }
-        let user = userFields(version: version)
-        let body: OrgJSONValue = [
-            "id": .string(identityURL(baseURL)),
-            "asserted_user": true,
-            "user_id": .string(identity.userID),
-            "organization_id": .string(identity.orgID),
-            "username": user.username,
-            "nick_name": user.alias,
-            "display_name": user.name,
-            "email": user.email,
-            "email_verified": true,
-            "first_name": user.firstName,
-            "last_name": user.lastName,
-            "timezone": "GMT",
-            "active": true,
-            "user_type": "STANDARD",
-            "language": "en_US",
-            "locale": "en_US",
-            "utcOffset": 0,
-            "is_app_installed": true,
-            "urls": urls(baseURL),
-        ]
-        return .json(200, body)
+        let head: [(String, OrgJSONValue)] = [("id", .string(identityURL(baseURL))), ("asserted_user", true)]
+        let claims = userClaims(baseURL: baseURL, version: version).map { ($0.identityName, $0.value) }
+        return .json(200, .object(OrgJSONObject(head + claims)))
     }
 
     /// `GET /services/oauth2/userinfo`: the OpenID Connect claims of the token's user.
     func userInfoResponse(baseURL: String, version: APIVersion) -> OrgHTTPResponse {
+        let claims = userClaims(baseURL: baseURL, version: version).map { ($0.openIDName, $0.value) }
+        return .json(200, .object(OrgJSONObject([("sub", .string(identityURL(baseURL)))] + claims)))
+    }
+
+    /// What both answers say of the user and the org, in their order: each claim under the
+    /// identity URL's name and under OpenID Connect's.
+    private func userClaims(
+        baseURL: String,
+        version: APIVersion
+    ) -> [(identityName: String, openIDName: String, value: OrgJSONValue)] {
         let user = userFields(version: version)
-        let body: OrgJSONValue = [
-            "sub": .string(identityURL(baseURL)),
-            "user_id": .string(identity.userID),
-            "organization_id": .string(identity.orgID),
-            "preferred_username": user.username,
-            "nickname": user.alias,
-            "name": user.name,
-            "email": user.email,
-            "email_verified": true,
-            "given_name": user.firstName,
-            "family_name": user.lastName,
-            "zoneinfo": "GMT",
-            "active": true,
-            "user_type": "STANDARD",
-            "language": "en_US",
-            "locale": "en_US",
-            "utcOffset": 0,
-            "is_app_installed": true,
-            "urls": urls(baseURL),
+        return [
+            ("user_id", "user_id", .string(identity.userID)),
+            ("organization_id", "organization_id", .string(identity.orgID)),
+            ("username", "preferred_username", user.username),
+            ("nick_name", "nickname", user.alias),
+            ("display_name", "name", user.name),
+            ("email", "email", user.email),
+            ("email_verified", "email_verified", true),
+            ("first_name", "given_name", user.firstName),
+            ("last_name", "family_name", user.lastName),
+            ("timezone", "zoneinfo", "GMT"),
+            ("active", "active", true),
+            ("user_type", "user_type", "STANDARD"),
+            ("language", "language", "en_US"),
+            ("locale", "locale", "en_US"),
+            ("utcOffset", "utcOffset", 0),
+            ("is_app_installed", "is_app_installed", true),
+            ("urls", "urls", urls(baseURL)),
         ]
-        return .json(200, body)
     }
 
     private func identityURL(_ baseURL: String) -> String {

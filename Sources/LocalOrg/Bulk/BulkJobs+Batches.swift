@@ -25,15 +25,8 @@ extension BulkJobs {
 
     /// Starts the background processing of `batch` unless a worker already runs it.
     func startBatchIfIdle(_ batch: BulkBatch) {
-        workers.withLock { running in
-            guard running[batch.id] == nil else { return }
-            let id = batch.id
-            let jobID = batch.jobID
-            running[id] = Task.detached { [self] in
-                await self.processBatch(id, jobID: jobID)
-                self.workers.withLock { _ = $0.removeValue(forKey: id) }
-            }
-        }
+        let jobID = batch.jobID
+        startWorker(batch.id) { [self] in await processBatch(batch.id, jobID: jobID) }
     }
 
     private func processBatch(_ id: String, jobID: String) async {

@@ -24,24 +24,12 @@ final class BulkJobs: Sendable {
 
     /// Runs `body` in a write transaction, with storage errors as ``OrgError``.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try database.pool.write(body)
-        } catch let error as OrgError {
-            throw error
-        } catch {
-            throw OrgError.storage("Writing Bulk jobs", error)
-        }
+        try OrgError.mappingStorageErrors("Writing Bulk jobs") { try database.pool.write(body) }
     }
 
     /// Runs `body` on a read-only snapshot, with storage errors as ``OrgError``.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try database.pool.read(body)
-        } catch let error as OrgError {
-            throw error
-        } catch {
-            throw OrgError.storage("Reading Bulk jobs", error)
-        }
+        try OrgError.mappingStorageErrors("Reading Bulk jobs") { try database.pool.read(body) }
     }
 
     /// How long a worker has run, in milliseconds.
@@ -61,12 +49,17 @@ final class BulkJobs: Sendable {
 
     /// Starts the background processing of `job` unless a worker already runs it.
     func startIfIdle(_ job: BulkJob) {
+        let kind = job.kind
+        startWorker(job.id) { [self] in await process(job.id, kind: kind) }
+    }
+
+    /// Runs `work` as the worker of job or batch `id` unless one already runs; the worker leaves
+    /// ``workers`` when `work` returns.
+    func startWorker(_ id: String, _ work: @escaping @Sendable () async -> Void) {
         workers.withLock { running in
-            guard running[job.id] == nil else { return }
-            let id = job.id
-            let kind = job.kind
+            guard running[id] == nil else { return }
             running[id] = Task.detached { [self] in
-                await self.process(id, kind: kind)
+                await work()
                 self.workers.withLock { _ = $0.removeValue(forKey: id) }
             }
         }
@@ -110,18 +103,29 @@ final class BulkJobs: Sendable {
         }
     }
 
-    private func finishQuery(_ id: String) throws {
-        let started = ContinuousClock.now
+    /// Ends job `id` of `kind` if it is still in progress: `Failed` when failures are injected,
+    /// else as `body` (given the job and the time) writes it.
+    private func finish(
+        _ id: String,
+        kind: BulkJob.Kind,
+        _ body: (Database, BulkJob, _ now: Int64) throws -> Void
+    ) throws {
         try write { db in
-            guard let job = try BulkJobTable.fetch(id, kind: .query, db), job.state == .inProgress else { return }
+            guard let job = try BulkJobTable.fetch(id, kind: kind, db), job.state == .inProgress else { return }
             let now = database.context.nowMilliseconds
             if let failureMessage {
                 try BulkJobTable.setState(id, .failed, errorMessage: failureMessage, now: now, db)
                 return
             }
+            try body(db, job, now)
+        }
+    }
+
+    private func finishQuery(_ id: String) throws {
+        let started = ContinuousClock.now
+        try finish(id, kind: .query) { db, job, now in
             do {
                 let result = try BulkQueryRunner(db: db, context: context(of: job)).snapshot(job)
-                let elapsed = ContinuousClock.now - started
                 try db.execute(
                     sql: """
                         UPDATE _org_bulk_jobs SET state = 'JobComplete', processed = ?, cursorId = ?, firstSeq = ?,
@@ -129,8 +133,7 @@ final class BulkJobs: Sendable {
                         """,
                     arguments: [
                         result.totalSize, result.cursorID, result.firstSeq, result.totalSize,
-                        elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000,
-                        now, id,
+                        Self.milliseconds(since: started), now, id,
                     ]
                 )
             } catch let error as OrgError {
@@ -141,30 +144,19 @@ final class BulkJobs: Sendable {
 
     private func finishIngest(_ id: String) throws {
         let started = ContinuousClock.now
-        try write { db in
-            guard let job = try BulkJobTable.fetch(id, kind: .ingest, db), job.state == .inProgress else { return }
-            let now = database.context.nowMilliseconds
-            if let failureMessage {
-                try BulkJobTable.setState(id, .failed, errorMessage: failureMessage, now: now, db)
-                return
-            }
+        try finish(id, kind: .ingest) { db, job, now in
             let data = try Data.fetchOne(db, sql: "SELECT data FROM _org_bulk_jobs WHERE id = ?", arguments: [id])
             do {
                 let jobContext = context(of: job)
                 let writer = OrgWriter(db: db, context: jobContext)
                 let counts = try BulkIngestRunner(writer: writer, db: db, context: jobContext)
                     .run(job, data: data ?? Data())
-                let elapsed = ContinuousClock.now - started
                 try db.execute(
                     sql: """
                         UPDATE _org_bulk_jobs SET state = 'JobComplete', processed = ?, failed = ?, processingMs = ?,
                             modifiedAt = ? WHERE id = ?
                         """,
-                    arguments: [
-                        counts.processed, counts.failed,
-                        elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000,
-                        now, id,
-                    ]
+                    arguments: [counts.processed, counts.failed, Self.milliseconds(since: started), now, id]
                 )
             } catch let error as OrgError {
                 try BulkJobTable.setState(id, .failed, errorMessage: error.message, now: now, db)

@@ -99,16 +99,25 @@ package struct BulkXMLReader {
         while let byte = peek() {
             if Self.isSpace(byte) {
                 index += 1
-            } else if starts(with: "<?") {
-                try skip(past: "?>")
-            } else if starts(with: "<!--") {
-                try skip(past: "-->")
-            } else if starts(with: "<!") {
-                throw failure("document type declarations are not accepted")
-            } else {
+            } else if !(try skipCommentOrInstruction()) {
                 return
             }
         }
+    }
+
+    /// Skips a comment or a processing instruction at `index` (`true`), refuses a document type
+    /// declaration, and leaves anything else (`false`).
+    private mutating func skipCommentOrInstruction() throws -> Bool {
+        if starts(with: "<?") {
+            try skip(past: "?>")
+        } else if starts(with: "<!--") {
+            try skip(past: "-->")
+        } else if starts(with: "<!") {
+            throw failure("document type declarations are not accepted")
+        } else {
+            return false
+        }
+        return true
     }
 
     private mutating func skip(past terminator: String) throws {
@@ -213,13 +222,7 @@ package struct BulkXMLReader {
                 guard index < bytes.count else { throw failure("a CDATA section is not closed") }
                 text += bytes[start..<index]
                 index += 3
-            } else if starts(with: "<!--") {
-                try skip(past: "-->")
-            } else if starts(with: "<?") {
-                try skip(past: "?>")
-            } else if starts(with: "<!") {
-                throw failure("document type declarations are not accepted")
-            } else {
+            } else if !(try skipCommentOrInstruction()) {
                 node.children.append(try element(depth: depth + 1))
             }
         }

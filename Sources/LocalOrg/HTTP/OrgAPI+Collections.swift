@@ -122,7 +122,10 @@ extension OrgAPI {
         guard ids.count <= Self.collectionRetrieveLimit else {
             throw OrgError.tooMany("IDs", maximum: Self.collectionRetrieveLimit)
         }
-        return .json(200, try store.retrieve(object, ids: ids, fields: fields, apiVersion: version.description))
+        let records = try store.read {
+            try $0.retrieve(object, ids: ids, fields: fields, apiVersion: version.description)
+        }
+        return .json(200, records)
     }
 
     /// Runs `count` record operations in one transaction, a savepoint each, and writes the results.

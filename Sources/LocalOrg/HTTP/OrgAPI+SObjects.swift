@@ -96,7 +96,7 @@ extension OrgAPI {
     ) throws -> OrgHTTPResponse {
         let fields = Self.fieldList(request.parameter("fields"))
         let body = try store.retrieve(object, id: id, fields: fields, apiVersion: version.description)
-        let recordVersion = try store.recordVersion(object, id: id)
+        let recordVersion = try store.read { try $0.recordVersion(object, id: id) }
         let headers = [
             ("ETag", "\"\(recordVersion.etag)\""),
             ("Last-Modified", HTTPDate.format(recordVersion.lastModifiedDate)),
@@ -133,13 +133,15 @@ extension OrgAPI {
         try Self.require(request, ["GET", "PATCH"])
         if request.method == "GET" {
             let fields = Self.fieldList(request.parameter("fields"))
-            let body = try store.retrieve(
-                object,
-                externalIDField: field,
-                value: value,
-                fields: fields,
-                apiVersion: version.description
-            )
+            let body = try store.read {
+                try $0.retrieve(
+                    object,
+                    externalIDField: field,
+                    value: value,
+                    fields: fields,
+                    apiVersion: version.description
+                )
+            }
             return .json(200, body)
         }
         let fields = try request.jsonObjectBody()

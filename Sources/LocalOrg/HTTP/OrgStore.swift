@@ -57,47 +57,13 @@ enum OrgStore {
         }
     }
 
-    /// One record by external ID.
-    func retrieve(
-        _ object: String,
-        externalIDField: String,
-        value: String,
-        fields: [String]?,
-        apiVersion: String
-    ) throws -> Data {
+    /// Runs `body` over what is committed (a read snapshot), or inside the open transaction: for
+    /// reads the database and an open transaction serve alike (by external ID, several IDs, a
+    /// record's version).
+    func read<T>(_ body: (OrgWriter) throws -> T) throws -> T {
         switch self {
-        case .database(let database):
-            try database.retrieve(
-                object,
-                externalIDField: externalIDField,
-                value: value,
-                fields: fields,
-                apiVersion: apiVersion
-            )
-        case .transaction(let writer):
-            try writer.retrieve(
-                object,
-                externalIDField: externalIDField,
-                value: value,
-                fields: fields,
-                apiVersion: apiVersion
-            )
-        }
-    }
-
-    /// Several records, aligned with `ids`.
-    func retrieve(_ object: String, ids: [String], fields: [String], apiVersion: String) throws -> Data {
-        switch self {
-        case .database(let database): try database.retrieve(object, ids: ids, fields: fields, apiVersion: apiVersion)
-        case .transaction(let writer): try writer.retrieve(object, ids: ids, fields: fields, apiVersion: apiVersion)
-        }
-    }
-
-    /// A record's version (ETag, modification date).
-    func recordVersion(_ object: String, id: String) throws -> OrgRecordVersion {
-        switch self {
-        case .database(let database): try database.recordVersion(object, id: id)
-        case .transaction(let writer): try writer.recordVersion(object, id: id)
+        case .database(let database): try database.read(body)
+        case .transaction(let writer): try body(writer)
         }
     }
 }

@@ -34,7 +34,7 @@ public struct OrgObject: Sendable, Equatable {
     public var isChangeDataCaptureEnabled = true
     /// The fields in describe order; `Id` first.
     public private(set) var fields: [OrgField]
-    private var fieldIndex: [String: Int]
+    private var fieldIndex = NameIndex()
 
     /// Creates an object. Fields are kept in the given order; lookups ignore case.
     public init(
@@ -60,7 +60,6 @@ public struct OrgObject: Sendable, Equatable {
         self.isQueryable = true
         self.recordTypes = recordTypes
         self.fields = []
-        self.fieldIndex = [:]
         for field in fields { addOrReplace(field) }
     }
 
@@ -83,7 +82,7 @@ public struct OrgObject: Sendable, Equatable {
 
     /// The field named `name`, ignoring case.
     public func field(named name: String) -> OrgField? {
-        fieldIndex[name.lowercased()].map { fields[$0] }
+        fieldIndex[name].map { fields[$0] }
     }
 
     /// The lookup field whose relationship name is `name`, ignoring case.
@@ -94,19 +93,12 @@ public struct OrgObject: Sendable, Equatable {
 
     /// Adds a field or replaces the one with the same name.
     public mutating func addOrReplace(_ field: OrgField) {
-        if let index = fieldIndex[field.name.lowercased()] {
-            fields[index] = field
-        } else {
-            fieldIndex[field.name.lowercased()] = fields.count
-            fields.append(field)
-        }
+        fieldIndex.addOrReplace(field, named: field.name, in: &fields)
     }
 
     /// Removes the field named `name` (ignoring case), if any.
     mutating func remove(fieldNamed name: String) {
-        guard let index = fieldIndex[name.lowercased()] else { return }
-        fields.remove(at: index)
-        fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name.lowercased(), $0) })
+        fieldIndex.remove(named: name, from: &fields, nameOf: \.name)
     }
 
     /// Describe's `mruEnabled`.

@@ -281,12 +281,7 @@ enum OrgSchemaCoding {
         guard let entries = value.arrayValue else {
             throw OrgError.invalidInput("\(source): \"briefcases\" must be an array")
         }
-        var briefcases: [OrgBriefcase] = []
-        for (position, entry) in entries.enumerated() {
-            let location = "\(source): briefcases[\(position)]"
-            guard let json = entry.objectValue else { throw OrgError.invalidInput("\(location) is not an object") }
-            let reader = Reader(json: json, location: location)
-            try reader.rejectUnknownKeys(briefcaseKeys)
+        return try Reader.entries(entries, at: "\(source): briefcases", keys: briefcaseKeys) { reader, briefcases in
             let name = try reader.requiredString("name")
             guard !name.isEmpty, !name.contains(":") else {
                 throw reader.failure("the name must be non-empty and without ':', not '\(name)'")
@@ -295,14 +290,9 @@ enum OrgSchemaCoding {
                 throw reader.failure("a briefcase named '\(name)' is declared twice")
             }
             guard let ruleEntries = try reader.array("rules") else { throw reader.failure("missing \"rules\"") }
-            var rules: [OrgBriefcase.Rule] = []
-            for (index, ruleEntry) in ruleEntries.enumerated() {
-                let ruleLocation = "\(location).rules[\(index)]"
-                guard let ruleJSON = ruleEntry.objectValue else {
-                    throw OrgError.invalidInput("\(ruleLocation) is not an object")
-                }
-                let ruleReader = Reader(json: ruleJSON, location: ruleLocation)
-                try ruleReader.rejectUnknownKeys(ruleKeys)
+            let rules = try Reader.entries(ruleEntries, at: "\(reader.location).rules", keys: ruleKeys) {
+                ruleReader,
+                _ -> OrgBriefcase.Rule in
                 let objectName = try ruleReader.requiredString("object")
                 guard let object = schema.object(named: objectName) else {
                     throw ruleReader.failure("'\(objectName)' is not an object of the schema")
@@ -311,11 +301,10 @@ enum OrgSchemaCoding {
                 if let filter, filter.trimmingCharacters(in: .whitespaces).isEmpty {
                     throw ruleReader.failure("\"filter\" is empty; leave it out to select every record")
                 }
-                rules.append(OrgBriefcase.Rule(object: object.name, filter: filter))
+                return OrgBriefcase.Rule(object: object.name, filter: filter)
             }
-            briefcases.append(OrgBriefcase(name: name, rules: rules))
+            return OrgBriefcase(name: name, rules: rules)
         }
-        return briefcases
     }
 
     private static func decodeObject(_ json: OrgJSONObject, schema: OrgSchema, exact: Bool, where location: String)
@@ -540,6 +529,26 @@ enum OrgSchemaCoding {
         let location: String
 
         func failure(_ message: String) -> OrgError { OrgError.invalidInput("\(location): \(message)") }
+
+        /// The elements of the array at `location` (`schema.json: users`), each an object read by
+        /// `decode` with a reader at `location[i]` that refuses keys outside `keys`; `decode` also
+        /// gets the entries read before it, to refuse a name declared twice.
+        static func entries<Entry>(
+            _ elements: [OrgJSONValue],
+            at location: String,
+            keys: Set<String>,
+            _ decode: (Reader, _ earlier: [Entry]) throws -> Entry
+        ) throws -> [Entry] {
+            var result: [Entry] = []
+            for (index, element) in elements.enumerated() {
+                let here = "\(location)[\(index)]"
+                guard let json = element.objectValue else { throw OrgError.invalidInput("\(here) is not an object") }
+                let reader = Reader(json: json, location: here)
+                try reader.rejectUnknownKeys(keys)
+                result.append(try decode(reader, result))
+            }
+            return result
+        }
 
         func rejectUnknownKeys(_ known: Set<String>) throws {
             if let unknown = json.keys.first(where: { !known.contains($0) }) {

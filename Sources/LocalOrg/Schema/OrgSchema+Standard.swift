@@ -106,20 +106,24 @@ extension OrgSchema {
         )
     }
 
-    private static func readOnly(_ field: OrgField) -> OrgField {
-        var field = field
-        field.isCreateable = false
-        field.isUpdateable = false
-        field.isDefaultedOnCreate = true
-        return field
+    /// `item` with `change` made to it: what the field and object modifiers below do.
+    private static func changed<Item>(_ item: Item, _ change: (inout Item) -> Void) -> Item {
+        var item = item
+        change(&item)
+        return item
     }
 
+    private static func readOnly(_ field: OrgField) -> OrgField {
+        changed(field) {
+            $0.isCreateable = false
+            $0.isUpdateable = false
+            $0.isDefaultedOnCreate = true
+        }
+    }
+
+    /// A field defaulted on create that cannot be cleared (`Opportunity.Probability`…).
     private static func defaulted(_ field: OrgField, _ value: OrgJSONValue) -> OrgField {
-        var field = field
-        field.isDefaultedOnCreate = true
-        field.isNillable = false
-        field.defaultValue = value
-        return field
+        changed(optionalDefaulted(field, value)) { $0.isNillable = false }
     }
 
     /// The compound `Name` of a person (`FirstName LastName`), maintained by the server.
@@ -133,10 +137,10 @@ extension OrgSchema {
 
     /// A component of a person's compound `Name` (`FirstName`, `LastName`, `Salutation`).
     private static func nameComponent(_ field: OrgField) -> OrgField {
-        var field = field
-        field.compoundFieldName = "Name"
-        field.extraTypeInfo = "personname"
-        return field
+        changed(field) {
+            $0.compoundFieldName = "Name"
+            $0.extraTypeInfo = "personname"
+        }
     }
 
     /// The components of an address compound field (`BillingAddress` from `Billing`), labelled
@@ -157,9 +161,7 @@ extension OrgSchema {
 
     /// A field upserts may match records by (describe's `idLookup`).
     private static func idLookup(_ field: OrgField) -> OrgField {
-        var field = field
-        field.declaredIDLookup = true
-        return field
+        changed(field) { $0.declaredIDLookup = true }
     }
 
     /// A number field with describe's `digits` or `precision`/`scale`.
@@ -367,20 +369,20 @@ extension OrgSchema {
         mergeable: Bool = false,
         deepCloneable: Bool = false
     ) -> OrgObject {
-        var object = object
-        object.isFeedEnabled = true
-        object.declaredMRUEnabled = true
-        object.isMergeable = mergeable
-        object.isDeepCloneable = deepCloneable
-        return object
+        changed(object) {
+            $0.isFeedEnabled = true
+            $0.declaredMRUEnabled = true
+            $0.isMergeable = mergeable
+            $0.isDeepCloneable = deepCloneable
+        }
     }
 
     /// A picklist defaulted on create that may still be cleared (`Case.Status`, `Case.Priority`).
     private static func optionalDefaulted(_ field: OrgField, _ value: OrgJSONValue) -> OrgField {
-        var field = field
-        field.isDefaultedOnCreate = true
-        field.defaultValue = value
-        return field
+        changed(field) {
+            $0.isDefaultedOnCreate = true
+            $0.defaultValue = value
+        }
     }
 
     /// The open stages of the standard sales process.

@@ -23,12 +23,8 @@ extension OrgSchemaCoding {
             guard let entries = value.arrayValue else {
                 throw OrgError.invalidInput("\(source): \"users\" must be an array")
             }
-            var users: [OrgUser] = []
-            for (position, entry) in entries.enumerated() {
-                let location = "\(source): users[\(position)]"
-                guard let json = entry.objectValue else { throw OrgError.invalidInput("\(location) is not an object") }
-                let reader = Reader(json: json, location: location)
-                try reader.rejectUnknownKeys(userKeys)
+            let declared = schema
+            schema.users = try Reader.entries(entries, at: "\(source): users", keys: userKeys) { reader, users in
                 let username = try reader.requiredString("username")
                 guard !username.isEmpty, !username.contains(where: \.isWhitespace) else {
                     throw reader.failure("\"username\" must be non-empty and without spaces, not '\(username)'")
@@ -37,10 +33,10 @@ extension OrgSchemaCoding {
                     throw reader.failure("the username '\(username)' is declared twice")
                 }
                 let profile = try reader.requiredString("profile")
-                guard schema.profiles.contains(where: { $0.name == profile }) else {
+                guard declared.profiles.contains(where: { $0.name == profile }) else {
                     throw reader.failure(
                         "profile '\(profile)' is not declared; declare it under \"profiles\" (declared: "
-                            + "\(schema.profiles.map(\.name).joined(separator: ", ")))"
+                            + "\(declared.profiles.map(\.name).joined(separator: ", ")))"
                     )
                 }
                 var sets: [String] = []
@@ -48,16 +44,15 @@ extension OrgSchemaCoding {
                     guard let name = item.stringValue else {
                         throw reader.failure("\"permissionSets\" must be an array of names")
                     }
-                    guard schema.permissionSets.contains(where: { $0.name == name }) else {
+                    guard declared.permissionSets.contains(where: { $0.name == name }) else {
                         throw reader.failure(
                             "permission set '\(name)' is not declared; declare it under \"permissionSets\""
                         )
                     }
                     sets.append(name)
                 }
-                users.append(OrgUser(username: username, profile: profile, permissionSets: sets))
+                return OrgUser(username: username, profile: profile, permissionSets: sets)
             }
-            schema.users = users
         }
         for user in schema.users where !schema.profiles.contains(where: { $0.name == user.profile }) {
             throw OrgError.invalidInput(
@@ -75,33 +70,22 @@ extension OrgSchemaCoding {
         guard let entries = value.arrayValue else {
             throw OrgError.invalidInput("\(source): \"\(key)\" must be an array")
         }
-        var result: [OrgPermissionSet] = []
-        for (position, entry) in entries.enumerated() {
-            let location = "\(source): \(key)[\(position)]"
-            guard let json = entry.objectValue else { throw OrgError.invalidInput("\(location) is not an object") }
-            let reader = Reader(json: json, location: location)
-            try reader.rejectUnknownKeys(permissionSetKeys)
+        return try Reader.entries(entries, at: "\(source): \(key)", keys: permissionSetKeys) { reader, earlier in
             let name = try reader.requiredString("name")
             guard !name.isEmpty else { throw reader.failure("\"name\" is empty") }
-            if result.contains(where: { $0.name == name }) {
+            if earlier.contains(where: { $0.name == name }) {
                 throw reader.failure("'\(name)' is declared twice")
             }
-            var objects: [OrgObjectPermission] = []
-            for (index, item) in (try reader.array("objects") ?? []).enumerated() {
-                let here = "\(location).objects[\(index)]"
-                guard let objectJSON = item.objectValue else { throw OrgError.invalidInput("\(here) is not an object") }
-                objects.append(try decodeObjectPermission(objectJSON, schema: schema, location: here))
-            }
-            result.append(OrgPermissionSet(name: name, objects: objects))
+            let objects = try Reader.entries(
+                try reader.array("objects") ?? [],
+                at: "\(reader.location).objects",
+                keys: objectPermissionKeys
+            ) { objectReader, _ in try decodeObjectPermission(objectReader, schema: schema) }
+            return OrgPermissionSet(name: name, objects: objects)
         }
-        return result
     }
 
-    private static func decodeObjectPermission(_ json: OrgJSONObject, schema: OrgSchema, location: String) throws
-        -> OrgObjectPermission
-    {
-        let reader = Reader(json: json, location: location)
-        try reader.rejectUnknownKeys(objectPermissionKeys)
+    private static func decodeObjectPermission(_ reader: Reader, schema: OrgSchema) throws -> OrgObjectPermission {
         let name = try reader.requiredString("name")
         guard let object = schema.object(named: name) else {
             throw reader.failure("'\(name)' is not an object of the schema")
@@ -114,7 +98,7 @@ extension OrgSchemaCoding {
             return access
         }
         var fields: [(name: String, access: OrgFieldAccess)] = []
-        switch json["fields"] {
+        switch reader.json["fields"] {
         case nil, .null?: break
         case .object(let map)?:
             for (fieldName, value) in map {

@@ -9,7 +9,7 @@
 public struct OrgSchema: Sendable, Equatable {
     /// The objects in definition order.
     public private(set) var objects: [OrgObject]
-    private var objectIndex: [String: Int]
+    private var objectIndex = NameIndex()
     /// The briefcases the priming-records API serves, in order (none by default).
     public var briefcases: [OrgBriefcase]
     /// The custom JSON endpoints the org serves below `/services/apexrest/` (none by default).
@@ -33,14 +33,13 @@ public struct OrgSchema: Sendable, Equatable {
     /// Creates a schema from objects; names are unique ignoring case (a later object replaces an earlier one).
     public init(objects: [OrgObject], briefcases: [OrgBriefcase] = []) {
         self.objects = []
-        self.objectIndex = [:]
         self.briefcases = briefcases
         for object in objects { addOrReplace(object) }
     }
 
     /// The object named `name`, ignoring case.
     public func object(named name: String) -> OrgObject? {
-        objectIndex[name.lowercased()].map { objects[$0] }
+        objectIndex[name].map { objects[$0] }
     }
 
     /// The object whose key prefix starts `id`.
@@ -51,19 +50,12 @@ public struct OrgSchema: Sendable, Equatable {
 
     /// Adds an object or replaces the one with the same name.
     public mutating func addOrReplace(_ object: OrgObject) {
-        if let index = objectIndex[object.name.lowercased()] {
-            objects[index] = object
-        } else {
-            objectIndex[object.name.lowercased()] = objects.count
-            objects.append(object)
-        }
+        objectIndex.addOrReplace(object, named: object.name, in: &objects)
     }
 
     /// Removes the object named `name` (ignoring case), if any.
     mutating func remove(objectNamed name: String) {
-        guard let index = objectIndex[name.lowercased()] else { return }
-        objects.remove(at: index)
-        objectIndex = Dictionary(uniqueKeysWithValues: objects.enumerated().map { ($1.name.lowercased(), $0) })
+        objectIndex.remove(named: name, from: &objects, nameOf: \.name)
     }
 
     /// The child relationships of `object`: every lookup elsewhere that points at it and has a child

@@ -111,7 +111,7 @@ public final class OrgDatabase: Sendable {
             idSpace: opened.idSpace
         )
         changeEvents = ChangeEventFeed(pool: pool, schema: opened.schema)
-        try mapStorageErrors("Preparing change events") {
+        try OrgError.mappingStorageErrors("Preparing change events") {
             try ChangeCapture.install(on: pool, context: context, schemas: changeEvents.schemas, feed: changeEvents)
         }
     }
@@ -161,7 +161,7 @@ public final class OrgDatabase: Sendable {
         pageSize: Int = 2000,
         apiVersion: String
     ) throws -> OrgQueryPage {
-        try mapStorageErrors("Running a query") {
+        try OrgError.mappingStorageErrors("Running a query") {
             try pool.write { db in
                 try OrgQueryRunner(db: db, context: context).query(
                     soql,
@@ -178,7 +178,7 @@ public final class OrgDatabase: Sendable {
     /// Locators are stored in the database, so they survive a restart until they expire.
     /// - Throws: ``OrgError`` `INVALID_QUERY_LOCATOR` (400) for unknown or expired locators.
     public func queryMore(locator: String, pageSize: Int = 2000, apiVersion: String) throws -> OrgQueryPage {
-        try mapStorageErrors("Fetching the next query page") {
+        try OrgError.mappingStorageErrors("Fetching the next query page") {
             try pool.read { db in
                 try OrgQueryRunner(db: db, context: context).queryMore(
                     locator: locator,
@@ -235,14 +235,14 @@ public final class OrgDatabase: Sendable {
     /// Runs `body` in one SQLite transaction: everything it writes commits together, or nothing does
     /// when it throws. Use ``OrgWriter/savepoint(_:)`` inside to let one record fail alone.
     public func write<T>(_ body: (OrgWriter) throws -> T) throws -> T {
-        try mapStorageErrors("Writing records") {
+        try OrgError.mappingStorageErrors("Writing records") {
             try pool.write { db in try body(OrgWriter(db: db, context: context)) }
         }
     }
 
     /// Runs `body` with read-only access (a snapshot).
     func read<T>(_ body: (OrgWriter) throws -> T) throws -> T {
-        try mapStorageErrors("Reading records") {
+        try OrgError.mappingStorageErrors("Reading records") {
             try pool.read { db in try body(OrgWriter(db: db, context: context)) }
         }
     }
@@ -291,15 +291,5 @@ public final class OrgDatabase: Sendable {
     /// `GET /sobjects/{Type}/updated/?start=&end=`: IDs of live records changed in `[start, end]` (§4.4).
     public func updatedRecords(_ object: String, start: Date, end: Date) throws -> Data {
         try read { try $0.replicationFeed(object, start: start, end: end, deleted: false) }
-    }
-
-    private func mapStorageErrors<T>(_ operation: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as OrgError {
-            throw error
-        } catch {
-            throw OrgError.storage(operation, error)
-        }
     }
 }

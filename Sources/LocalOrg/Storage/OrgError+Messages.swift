@@ -317,6 +317,18 @@ extension OrgError {
         OrgError(status: 500, code: .storage, message: "\(operation) failed: \(underlying)")
     }
 
+    /// `body`'s result, its ``OrgError``s as they are and any other error (SQLite's) as a
+    /// ``storage(_:_:)`` error of `operation`.
+    static func mappingStorageErrors<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as OrgError {
+            throw error
+        } catch {
+            throw storage(operation, error)
+        }
+    }
+
     static func invalidInput(_ message: String) -> OrgError {
         OrgError(status: 400, code: .invalidInput, message: message)
     }

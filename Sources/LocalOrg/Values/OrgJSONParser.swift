@@ -65,15 +65,7 @@ struct OrgJSONParser {
             index += 1
             skipWhitespace()
             members.append((key, try parseValue()))
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                index += 1
-            } else if peek(UInt8(ascii: "}")) {
-                index += 1
-                break
-            } else {
-                throw failure("expected ',' or '}' in object")
-            }
+            guard try isFollowedByMember(closing: "}", in: "object") else { break }
         }
         depth -= 1
         return .object(OrgJSONObject(members))
@@ -92,18 +84,23 @@ struct OrgJSONParser {
         while true {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                index += 1
-            } else if peek(UInt8(ascii: "]")) {
-                index += 1
-                break
-            } else {
-                throw failure("expected ',' or ']' in array")
-            }
+            guard try isFollowedByMember(closing: "]", in: "array") else { break }
         }
         depth -= 1
         return .array(elements)
+    }
+
+    /// After a member of an object or array: `true` past a comma (another member follows), `false`
+    /// past the `closing` bracket; anything else is an error naming the `container`.
+    private mutating func isFollowedByMember(closing: Unicode.Scalar, in container: String) throws -> Bool {
+        skipWhitespace()
+        if peek(UInt8(ascii: ",")) {
+            index += 1
+            return true
+        }
+        guard peek(UInt8(ascii: closing)) else { throw failure("expected ',' or '\(closing)' in \(container)") }
+        index += 1
+        return false
     }
 
     private mutating func parseString() throws -> String {

@@ -96,15 +96,8 @@ struct PageScan {
                         } else {
                             guard skipValue(depth: 1) else { return nil }
                         }
-                        skipWhitespace()
-                        if current == UInt8(ascii: ",") {
-                            offset += 1
-                            skipWhitespace()
-                            continue
-                        }
-                        guard current == UInt8(ascii: "}") else { return nil }
-                        offset += 1
-                        break
+                        guard let more = afterMember(closing: UInt8(ascii: "}")) else { return nil }
+                        if !more { break }
                     }
                 }
                 guard found else { return nil }
@@ -141,16 +134,24 @@ struct PageScan {
                     page.records.append(Record(start: start, end: offset, isPlainObject: false, isEmptyObject: false))
                     page.values.append(contentsOf: repeatElement(Value(), count: keys.count))
                 }
-                skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    offset += 1
-                    skipWhitespace()
-                    continue
-                }
-                guard current == UInt8(ascii: "]") else { return false }
+                guard let more = afterMember(closing: UInt8(ascii: "]")) else { return false }
+                if !more { return true }
+            }
+        }
+
+        /// After a member of an object or array: skips whitespace, then a comma and the whitespace
+        /// after it (`true`: another member follows) or the `closing` bracket (`false`, `offset`
+        /// after it); `nil` when neither is there.
+        @inline(__always) private mutating func afterMember(closing: UInt8) -> Bool? {
+            skipWhitespace()
+            if current == UInt8(ascii: ",") {
                 offset += 1
+                skipWhitespace()
                 return true
             }
+            guard current == closing else { return nil }
+            offset += 1
+            return false
         }
 
         /// Scans one record object, noting its wanted members.
@@ -248,52 +249,45 @@ struct PageScan {
             guard depth < Self.maximumDepth else { return false }
             switch current {
             case UInt8(ascii: "{"):
+                return skipContainer(isObject: true, depth: depth)
+            case UInt8(ascii: "["):
+                return skipContainer(isObject: false, depth: depth)
+            case UInt8(ascii: "\""):
+                return scanString() != nil
+            default:
+                return scanScalar() != nil
+            }
+        }
+
+        /// Skips and validates an object (`isObject`: members `"key": value`) or an array (values)
+        /// at `offset` (on its opening bracket): the members, separated by commas, up to the closing
+        /// bracket, leaving `offset` after it.
+        private mutating func skipContainer(isObject: Bool, depth: Int) -> Bool {
+            let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            offset += 1
+            if noteWhitespace() { return false }
+            if current == closing {
                 offset += 1
-                if noteWhitespace() { return false }
-                if current == UInt8(ascii: "}") {
-                    offset += 1
-                    return true
-                }
-                while true {
+                return true
+            }
+            while true {
+                if isObject {
                     guard current == UInt8(ascii: "\""), scanString() != nil else { return false }
                     if noteWhitespace() { return false }
                     guard current == UInt8(ascii: ":") else { return false }
                     offset += 1
                     if noteWhitespace() { return false }
-                    guard skip(depth: depth + 1) else { return false }
-                    if noteWhitespace() { return false }
-                    if current == UInt8(ascii: ",") {
-                        offset += 1
-                        if noteWhitespace() { return false }
-                        continue
-                    }
-                    guard current == UInt8(ascii: "}") else { return false }
-                    offset += 1
-                    return true
                 }
-            case UInt8(ascii: "["):
-                offset += 1
+                guard skip(depth: depth + 1) else { return false }
                 if noteWhitespace() { return false }
-                if current == UInt8(ascii: "]") {
+                if current == UInt8(ascii: ",") {
                     offset += 1
-                    return true
-                }
-                while true {
-                    guard skip(depth: depth + 1) else { return false }
                     if noteWhitespace() { return false }
-                    if current == UInt8(ascii: ",") {
-                        offset += 1
-                        if noteWhitespace() { return false }
-                        continue
-                    }
-                    guard current == UInt8(ascii: "]") else { return false }
-                    offset += 1
-                    return true
+                    continue
                 }
-            case UInt8(ascii: "\""):
-                return scanString() != nil
-            default:
-                return scanScalar() != nil
+                guard current == closing else { return false }
+                offset += 1
+                return true
             }
         }
 

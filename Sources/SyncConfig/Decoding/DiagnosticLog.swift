@@ -47,6 +47,12 @@ struct DecodingContext {
         log.report(.warning, code, file: file, at: position, path: path, message)
     }
 
+    /// Reports that `node`, at `path`, is not `expected` (`"a string"`, `"an array"`…): the one
+    /// wording of a wrong type.
+    func typeMismatch(_ node: ConfigNode, path: ConfigPath, expected: String) {
+        error(.typeMismatch, at: node.position, path: path, ConfigMessages.expected(expected, found: node))
+    }
+
     func location(_ position: TextPosition) -> SourceLocation {
         SourceLocation(file: file, line: position.line, column: position.column)
     }

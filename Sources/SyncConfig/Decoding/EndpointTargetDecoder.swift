@@ -14,25 +14,11 @@ struct EndpointTargetDecoder {
     func syncDown(_ target: inout ObjectReader, idFieldName: String, modificationDate: String)
         -> EndpointSyncDownTarget?
     {
-        let request = target.object("request", required: true).flatMap { reader in
-            var reader = reader
-            let request = self.request(&reader, defaultMethod: .get, placeholders: false, body: false)
-            _ = reader.extraKeys(known: Self.requestKeys)
-            return request
-        }
+        let request = requestObject(&target, "request", defaultMethod: .get, placeholders: false, body: false) ?? nil
         let recordsPath = dotPath(&target, "recordsPath", required: true, allowEmpty: true)
-        let nextPage = target.object("nextPage").map { reader in
-            var reader = reader
-            return self.nextPage(&reader)
-        }
-        let since = target.object("since").map { reader in
-            var reader = reader
-            return self.since(&reader)
-        }
-        let ids = target.object("idsRequest").map { reader in
-            var reader = reader
-            return self.idsRequest(&reader)
-        }
+        let nextPage = target.object("nextPage") { self.nextPage(&$0) }
+        let since = target.object("since") { self.since(&$0) }
+        let ids = target.object("idsRequest") { self.idsRequest(&$0) }
         guard let request, let recordsPath else { return nil }
         if case .some(.none) = nextPage { return nil }
         if case .some(.none) = since { return nil }
@@ -52,33 +38,25 @@ struct EndpointTargetDecoder {
 
     /// The sync up keys of `target`; `nil` when one is missing or wrong (reported).
     func syncUp(_ target: inout ObjectReader) -> EndpointSyncUpInfo? {
-        let create = target.object("create", required: true).map { reader in
-            var reader = reader
+        let create = target.object("create", required: true) { reader in
             let request = self.request(&reader, defaultMethod: .post, placeholders: true, body: true)
             let idPath = dotPath(&reader, "idPath", required: false, allowEmpty: false) ?? "id"
             _ = reader.extraKeys(known: Self.requestKeys + ["body", "idPath"])
             return request.map { EndpointCreate(request: $0, idPath: idPath) }
         }
-        let update = writeRequest(&target, "update", defaultMethod: .patch)
-        let delete = writeRequest(&target, "delete", defaultMethod: .delete)
-        let modificationDate = target.object("modificationDate").map { reader in
-            var reader = reader
-            let request = reader.object("request", required: true).flatMap { inner in
-                var inner = inner
-                let request = self.request(&inner, defaultMethod: .get, placeholders: true, body: false)
-                _ = inner.extraKeys(known: Self.requestKeys)
-                return request
-            }
+        let update = requestObject(&target, "update", defaultMethod: .patch, placeholders: true, body: true)
+        let delete = requestObject(&target, "delete", defaultMethod: .delete, placeholders: true, body: true)
+        let modificationDate = target.object("modificationDate") { reader in
+            let request =
+                requestObject(&reader, "request", defaultMethod: .get, placeholders: true, body: false) ?? nil
             let path = dotPath(&reader, "path", required: true, allowEmpty: false)
             _ = reader.extraKeys(known: ["request", "path"])
             guard let request, let path else { return EndpointModificationDate?.none }
             return EndpointModificationDate(request: request, path: path)
         }
-        let batch = target.object("batch").map { reader in
-            var reader = reader
+        let batch = target.object("batch") { reader in
             let request = self.request(&reader, defaultMethod: .post, placeholders: false, body: false)
-            let size = SyncDownTargetDecoder(context: context, registry: TargetImplRegistry())
-                .clamped(&reader, "maxBatchSize", range: 1...EndpointBatch.maxBatchSizeCap)
+            let size = reader.clampedInteger("maxBatchSize", range: 1...EndpointBatch.maxBatchSizeCap)
             _ = reader.extraKeys(known: ["method", "path", "maxBatchSize"])
             return request.map {
                 EndpointBatch(request: $0, maxBatchSize: size ?? EndpointBatch.defaultMaxBatchSize)
@@ -96,13 +74,18 @@ struct EndpointTargetDecoder {
         )
     }
 
-    private func writeRequest(_ target: inout ObjectReader, _ key: String, defaultMethod: EndpointMethod)
-        -> EndpointRequest??
-    {
-        target.object(key, required: true).map { reader in
-            var reader = reader
-            let request = self.request(&reader, defaultMethod: defaultMethod, placeholders: true, body: true)
-            _ = reader.extraKeys(known: Self.requestKeys + ["body"])
+    /// The request object `key` of `target` (`method`, `path`, `query`, and `body` when allowed; no
+    /// other key): `nil` when absent, `.some(nil)` when wrong (reported).
+    private func requestObject(
+        _ target: inout ObjectReader,
+        _ key: String,
+        defaultMethod: EndpointMethod,
+        placeholders: Bool,
+        body: Bool
+    ) -> EndpointRequest?? {
+        target.object(key, required: true) { reader in
+            let request = self.request(&reader, defaultMethod: defaultMethod, placeholders: placeholders, body: body)
+            _ = reader.extraKeys(known: Self.requestKeys + (body ? ["body"] : []))
             return request
         }
     }
@@ -311,10 +294,7 @@ struct EndpointTargetDecoder {
     private func idsRequest(_ reader: inout ObjectReader) -> EndpointIDsRequest? {
         let request = self.request(&reader, defaultMethod: .get, placeholders: false, body: false)
         let recordsPath = dotPath(&reader, "recordsPath", required: true, allowEmpty: true)
-        let nextPage = reader.object("nextPage").map { inner in
-            var inner = inner
-            return self.nextPage(&inner)
-        }
+        let nextPage = reader.object("nextPage") { self.nextPage(&$0) }
         _ = reader.extraKeys(known: Self.requestKeys + ["recordsPath", "nextPage"])
         guard let request, let recordsPath else { return nil }
         if case .some(.none) = nextPage { return nil }

@@ -15,12 +15,7 @@ struct ObjectReader {
     /// Starts reading `node`, or reports that it is not an object and returns `nil`.
     init?(_ node: ConfigNode, path: ConfigPath, context: DecodingContext) {
         guard case .object(let members) = node.value else {
-            context.error(
-                .typeMismatch,
-                at: node.position,
-                path: path,
-                ConfigMessages.expected("an object", found: node)
-            )
+            context.typeMismatch(node, path: path, expected: "an object")
             return nil
         }
         self.context = context
@@ -53,12 +48,7 @@ struct ObjectReader {
     /// Reports a required key that is absent (`missing-key`) or null (`type-mismatch`).
     private func reportAbsent(_ key: String, expected: String) {
         guard let member = members.first(where: { $0.key == key }) else { return reportMissing(key) }
-        context.error(
-            .typeMismatch,
-            at: member.value.position,
-            path: path.appending(key),
-            ConfigMessages.expected(expected, found: member.value)
-        )
+        context.typeMismatch(member.value, path: path.appending(key), expected: expected)
     }
 
     /// A string member; reports a missing required key or a wrong type.
@@ -95,6 +85,32 @@ struct ObjectReader {
         guard let value = value(key) else { return nil }
         guard let number = ValueReader.integer(value, path: path.appending(key), context: context) else { return nil }
         return (number, value)
+    }
+
+    /// `idFieldName` and `modificationDateFieldName`, the keys every target and every object of
+    /// a target (`parent`, `children`, briefcase `infos`) has, each defaulted when absent
+    /// (``TargetDefaults``).
+    mutating func fieldNames() -> (id: String, modificationDate: String) {
+        (
+            nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName,
+            nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+        )
+    }
+
+    /// An optional integer member clamped into `range`, with a warning when it had to be
+    /// (`maxBatchSize`, `bulkThreshold`, `countIdsPerSoql`, the integer options…).
+    mutating func clampedInteger(_ key: String, range: ClosedRange<Int>) -> Int? {
+        guard let (value, node) = integer(key) else { return nil }
+        let used = min(max(value, range.lowerBound), range.upperBound)
+        if used != value {
+            context.warning(
+                .valueClamped,
+                at: node.position,
+                path: path.appending(key),
+                ConfigMessages.clamped(key, value: value, range: range, used: used)
+            )
+        }
+        return used
     }
 
     /// A boolean member.
@@ -145,14 +161,19 @@ struct ObjectReader {
             return nil
         }
         guard case .array(let elements) = value.value else {
-            context.error(
-                .typeMismatch,
-                at: value.position,
-                path: path.appending(key),
-                ConfigMessages.expected("an array", found: value)
-            )
+            context.typeMismatch(value, path: path.appending(key), expected: "an array")
             return nil
         }
+        return elements
+    }
+
+    /// The required array `key` of a config file's root (`soups`, `syncs`), its one key besides
+    /// `$schema` (which points editors at the JSON Schema in `schemas/` and is not config); empty
+    /// when absent or not an array (reported).
+    mutating func topLevelArray(_ key: String) -> [ConfigNode] {
+        let elements = array(key, required: true) ?? []
+        _ = value("$schema")
+        _ = extraKeys(known: [key])
         return elements
     }
 
@@ -163,6 +184,15 @@ struct ObjectReader {
             return nil
         }
         return ObjectReader(value, path: path.appending(key), context: context)
+    }
+
+    /// What `read` makes of the object member `key`, given the member's own reader; `nil` when it
+    /// is absent or not an object (reported).
+    mutating func object<Value>(_ key: String, required: Bool = false, _ read: (inout ObjectReader) -> Value)
+        -> Value?
+    {
+        guard var reader = object(key, required: required) else { return nil }
+        return read(&reader)
     }
 
     /// The members not read so far, verbatim; each is reported as an `unknown-key` warning

@@ -6,17 +6,15 @@ struct ParentChildrenDecoder {
         guard var info = reader.object("parent", required: true) else { return nil }
         let sobjectType = info.nonEmptyString("sobjectType", required: true)
         let soupName = soupReference(&info, source: &source)
-        let idFieldName = info.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
-        let modificationDate =
-            info.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+        let names = info.fieldNames()
         let externalId = info.nonEmptyString("externalIdFieldName")
         let extras = info.extraKeys(known: TargetKeys.parentInfo)
         guard let sobjectType, let soupName else { return nil }
         return ParentInfo(
             sobjectType: sobjectType,
             soupName: soupName,
-            idFieldName: idFieldName,
-            modificationDateFieldName: modificationDate,
+            idFieldName: names.id,
+            modificationDateFieldName: names.modificationDate,
             externalIdFieldName: externalId,
             extraKeys: extras
         )
@@ -28,9 +26,7 @@ struct ParentChildrenDecoder {
         let plural = info.nonEmptyString("sobjectTypePlural", required: true)
         let soupName = soupReference(&info, source: &source)
         let parentIdFieldName = info.nonEmptyString("parentIdFieldName", required: true)
-        let idFieldName = info.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
-        let modificationDate =
-            info.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+        let names = info.fieldNames()
         let externalId = info.nonEmptyString("externalIdFieldName")
         let extras = info.extraKeys(known: TargetKeys.childrenInfo)
         guard let sobjectType, let plural, let soupName, let parentIdFieldName else { return nil }
@@ -39,11 +35,29 @@ struct ParentChildrenDecoder {
             sobjectTypePlural: plural,
             soupName: soupName,
             parentIdFieldName: parentIdFieldName,
-            idFieldName: idFieldName,
-            modificationDateFieldName: modificationDate,
+            idFieldName: names.id,
+            modificationDateFieldName: names.modificationDate,
             externalIdFieldName: externalId,
             extraKeys: extras
         )
+    }
+
+    /// Reads a required `relationshipType` and, once the parent is read, checks the sync's
+    /// `soupName` against the parent's: the last steps of both parent-children targets.
+    func relationshipType(
+        _ target: inout ObjectReader,
+        parent: ParentInfo?,
+        syncSoupName: String?,
+        sync: ObjectReader
+    ) -> RelationshipType? {
+        let relationship = target.enumeration(
+            "relationshipType",
+            RelationshipType.self,
+            what: "relationship type",
+            required: true
+        )
+        if let parent { checkParentSoup(parent, syncSoupName: syncSoupName, sync: sync) }
+        return relationship
     }
 
     /// Reads a required `soupName` and records it for the undeclared-soup check.
@@ -60,7 +74,7 @@ struct ParentChildrenDecoder {
     }
 
     /// Checks `soupName` of the sync against `parent.soupName`.
-    func checkParentSoup(_ parent: ParentInfo, syncSoupName: String?, sync: ObjectReader) {
+    private func checkParentSoup(_ parent: ParentInfo, syncSoupName: String?, sync: ObjectReader) {
         guard let syncSoupName, syncSoupName != parent.soupName else { return }
         context.error(
             .parentSoupMismatch,

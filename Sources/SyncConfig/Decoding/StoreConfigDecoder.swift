@@ -21,11 +21,8 @@ struct StoreConfigDecoder {
     func decode(_ root: ConfigNode) -> Result {
         var result = Result(config: StoreConfig(soups: []), sources: [:], file: context.file)
         guard var reader = ObjectReader(root, path: .root, context: context) else { return result }
-        let soups = reader.array("soups", required: true) ?? []
-        // `$schema` points editors at the JSON Schema (schemas/); it is not config.
-        _ = reader.value("$schema")
-        _ = reader.extraKeys(known: ["soups"])
-        var firstLines: [String: Int] = [:]
+        let soups = reader.topLevelArray("soups")
+        var soupNames = Declarations(context: context, .duplicateSoupName, message: ConfigMessages.duplicateSoupName)
         for (index, node) in soups.enumerated() {
             let path = ConfigPath.root.appending("soups").appending(index: index)
             if case .object(let members) = node.value, let nameNode = members.first(where: { $0.key == "soupName" }),
@@ -33,17 +30,9 @@ struct StoreConfigDecoder {
             {
                 result.declaredNames.insert(scalar.text)
             }
-            guard let soup = decodeSoup(node, path: path) else { continue }
-            if let firstLine = firstLines[soup.name] {
-                context.error(
-                    .duplicateSoupName,
-                    at: node.position,
-                    path: path.appending("soupName"),
-                    ConfigMessages.duplicateSoupName(soup.name, firstLine: firstLine)
-                )
-                continue
-            }
-            firstLines[soup.name] = node.position.line
+            guard let soup = decodeSoup(node, path: path),
+                !soupNames.isDuplicate(soup.name, declaredBy: node, path: path.appending("soupName"))
+            else { continue }
             result.config.soups.append(soup)
             result.sources[soup.name] = SoupSource(position: node.position, path: path)
         }
@@ -57,24 +46,15 @@ struct StoreConfigDecoder {
         _ = reader.extraKeys(known: ["soupName", "indexes"])
         var indexes: [IndexDefinition] = []
         var valid = name != nil && indexNodes != nil
-        var firstLines: [String: Int] = [:]
+        var paths = Declarations(context: context, .duplicateIndexPath, message: ConfigMessages.duplicateIndexPath)
         for (index, indexNode) in (indexNodes ?? []).enumerated() {
             let indexPath = path.appending("indexes").appending(index: index)
-            guard let definition = decodeIndex(indexNode, path: indexPath) else {
+            guard let definition = decodeIndex(indexNode, path: indexPath),
+                !paths.isDuplicate(definition.path, declaredBy: indexNode, path: indexPath.appending("path"))
+            else {
                 valid = false
                 continue
             }
-            if let firstLine = firstLines[definition.path] {
-                context.error(
-                    .duplicateIndexPath,
-                    at: indexNode.position,
-                    path: indexPath.appending("path"),
-                    ConfigMessages.duplicateIndexPath(definition.path, firstLine: firstLine)
-                )
-                valid = false
-                continue
-            }
-            firstLines[definition.path] = indexNode.position.line
             indexes.append(definition)
         }
         if let name, let indexNodes, indexNodes.isEmpty {

@@ -39,17 +39,15 @@ struct SyncDownTargetDecoder {
             target.reportMissing("type")
             return nil
         }
-        let idFieldName = target.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
-        let modificationDate =
-            target.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+        let (idFieldName, modificationDate) = target.fieldNames()
         let errorsBefore = context.log.errorCount
         var result: Result?
         switch kind {
         case .soql:
             let query = target.stringNode("query", required: true)
-            let batch = clamped(&target, "maxBatchSize", range: SOQLSyncDownTarget.maxBatchSizeRange)
+            let batch = target.clampedInteger("maxBatchSize", range: SOQLSyncDownTarget.maxBatchSizeRange)
             let api = target.enumeration("api", SyncAPI.self, what: "api", code: .unknownAPI)
-            let threshold = clamped(&target, "bulkThreshold", range: 1...Int.max)
+            let threshold = target.clampedInteger("bulkThreshold", range: 1...Int.max)
             if let query, query.text.isEmpty {
                 context.error(
                     .emptyValue,
@@ -197,21 +195,6 @@ struct SyncDownTargetDecoder {
         return reader.extraKeys(known: TargetKeys.syncDown(kind)).merging(kept) { first, _ in first }
     }
 
-    /// An optional integer clamped into `range`, with a warning when it had to be.
-    func clamped(_ reader: inout ObjectReader, _ key: String, range: ClosedRange<Int>) -> Int? {
-        guard let (value, node) = reader.integer(key) else { return nil }
-        let used = min(max(value, range.lowerBound), range.upperBound)
-        if used != value {
-            context.warning(
-                .valueClamped,
-                at: node.position,
-                path: reader.path.appending(key),
-                ConfigMessages.clamped(key, value: value, range: range, used: used)
-            )
-        }
-        return used
-    }
-
     private func refresh(
         _ target: inout ObjectReader,
         idFieldName: String,
@@ -225,7 +208,7 @@ struct SyncDownTargetDecoder {
         let key =
             target.contains("countIdsPerSoql") || !target.contains("coundIdsPerSoql")
             ? "countIdsPerSoql" : "coundIdsPerSoql"
-        let count = clamped(&target, key, range: 1...RefreshSyncDownTarget.defaultCountIdsPerSoql)
+        let count = target.clampedInteger(key, range: 1...RefreshSyncDownTarget.defaultCountIdsPerSoql)
         if key == "countIdsPerSoql" { _ = target.value("coundIdsPerSoql") }
         let extra = extras(target, .refresh)
         guard let sobjectType, let fieldlist, let soupName else { return nil }
@@ -257,13 +240,7 @@ struct SyncDownTargetDecoder {
         let filter = filterNode?.text
         let children = decoder.children(&target, source: &source)
         let childrenFieldlist = target.stringArray("childrenFieldlist", required: true)
-        let relationship = target.enumeration(
-            "relationshipType",
-            RelationshipType.self,
-            what: "relationship type",
-            required: true
-        )
-        if let parent { decoder.checkParentSoup(parent, syncSoupName: syncSoupName, sync: sync) }
+        let relationship = decoder.relationshipType(&target, parent: parent, syncSoupName: syncSoupName, sync: sync)
         if let parent, let filterNode {
             SOQLCheck(context: context).checkParentFilter(
                 filterNode.text,
@@ -296,8 +273,7 @@ struct SyncDownTargetDecoder {
         source: inout SyncSource
     ) -> Result? {
         let nodes = target.array("infos", required: true)
-        let count = clamped(
-            &target,
+        let count = target.clampedInteger(
             "countIdsPerRetrieve",
             range: 1...BriefcaseSyncDownTarget.defaultCountIdsPerRetrieve
         )
@@ -321,8 +297,7 @@ struct SyncDownTargetDecoder {
             let sobjectType = info.nonEmptyString("sobjectType", required: true)
             let soupName = ParentChildrenDecoder(context: context).soupReference(&info, source: &source)
             let fieldlist = info.stringArray("fieldlist", required: true)
-            let infoID = info.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
-            let infoDate = info.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+            let (infoID, infoDate) = info.fieldNames()
             let extras = info.extraKeys(known: TargetKeys.briefcaseInfo)
             guard let sobjectType, let soupName, let fieldlist else { continue }
             infos.append(

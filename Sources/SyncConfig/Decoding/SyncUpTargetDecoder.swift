@@ -16,9 +16,7 @@ struct SyncUpTargetDecoder {
             _ = target.extraKeys(known: TargetKeys.syncUpParentChildren, warn: false)
             return nil
         }
-        var idFieldName = target.nonEmptyString("idFieldName") ?? TargetDefaults.idFieldName
-        var modificationDate =
-            target.nonEmptyString("modificationDateFieldName") ?? TargetDefaults.modificationDateFieldName
+        var (idFieldName, modificationDate) = target.fieldNames()
         let hasOwnFieldNames = (target.contains("idFieldName"), target.contains("modificationDateFieldName"))
         let createFieldlist = target.stringArray("createFieldlist")
         let updateFieldlist = target.stringArray("updateFieldlist")
@@ -26,12 +24,10 @@ struct SyncUpTargetDecoder {
         let matchFields = target.stringArray("matchFields")
         var maxBatchSize: Int?
         let api = target.enumeration("api", SyncAPI.self, what: "api", code: .unknownAPI)
-        let threshold = SyncDownTargetDecoder(context: context, registry: registry)
-            .clamped(&target, "bulkThreshold", range: 1...Int.max)
+        let threshold = target.clampedInteger("bulkThreshold", range: 1...Int.max)
         switch kind {
         case .batch, .collection:
-            maxBatchSize = SyncDownTargetDecoder(context: context, registry: registry)
-                .clamped(&target, "maxBatchSize", range: 1...kind.maxBatchSizeCap)
+            maxBatchSize = target.clampedInteger("maxBatchSize", range: 1...kind.maxBatchSizeCap)
         case .single, .parentChildren, .custom, .endpoint:
             _ = target.integer("maxBatchSize")
         }
@@ -45,13 +41,12 @@ struct SyncUpTargetDecoder {
             let children = decoder.children(&target, source: &source)
             let childrenCreate = target.stringArray("childrenCreateFieldlist")
             let childrenUpdate = target.stringArray("childrenUpdateFieldlist")
-            let relationship = target.enumeration(
-                "relationshipType",
-                RelationshipType.self,
-                what: "relationship type",
-                required: true
+            let relationship = decoder.relationshipType(
+                &target,
+                parent: parent,
+                syncSoupName: syncSoupName,
+                sync: sync
             )
-            if let parent { decoder.checkParentSoup(parent, syncSoupName: syncSoupName, sync: sync) }
             // As in the SDK, the parent's field names are the target's unless it sets its own.
             if let parent, !hasOwnFieldNames.0 { idFieldName = parent.idFieldName }
             if let parent, !hasOwnFieldNames.1 { modificationDate = parent.modificationDateFieldName }

@@ -18,26 +18,15 @@ struct SyncsConfigDecoder {
     func decode(_ root: ConfigNode) -> Result {
         var result = Result(config: SyncsConfig(syncs: []), sources: [], file: context.file)
         guard var reader = ObjectReader(root, path: .root, context: context) else { return result }
-        let syncs = reader.array("syncs", required: true) ?? []
-        // `$schema` points editors at the JSON Schema (schemas/); it is not config.
-        _ = reader.value("$schema")
-        _ = reader.extraKeys(known: ["syncs"])
-        var firstLines: [String: Int] = [:]
+        let syncs = reader.topLevelArray("syncs")
+        var syncNames = Declarations(context: context, .duplicateSyncName, message: ConfigMessages.duplicateSyncName)
         for (index, node) in syncs.enumerated() {
             let path = ConfigPath.root.appending("syncs").appending(index: index)
             var source = decodeSync(node, path: path)
-            if let name = source.name, let namePosition = source.namePosition {
-                if let firstLine = firstLines[name] {
-                    context.error(
-                        .duplicateSyncName,
-                        at: namePosition,
-                        path: path.appending("syncName"),
-                        ConfigMessages.duplicateSyncName(name, firstLine: firstLine)
-                    )
-                    source.definition = nil
-                } else {
-                    firstLines[name] = node.position.line
-                }
+            if let name = source.name, let namePosition = source.namePosition,
+                syncNames.isDuplicate(name, declaredBy: node, at: namePosition, path: path.appending("syncName"))
+            {
+                source.definition = nil
             }
             if let definition = source.definition { result.config.syncs.append(definition) }
             result.sources.append(source)
@@ -170,13 +159,12 @@ struct SyncsConfigDecoder {
         let fieldlist = reader.stringArray("fieldlist")
         let cleanGhosts = reader.bool("cleanGhosts")
         let mask = decodeMask(&reader)
-        let maxConcurrentRequests = clampedOption(
-            &reader,
+        let maxConcurrentRequests = reader.clampedInteger(
             "maxConcurrentRequests",
-            SyncOptions.maxConcurrentRequestsRange
+            range: SyncOptions.maxConcurrentRequestsRange
         )
-        let minApiShare = clampedOption(&reader, "minApiShare", 0...100)
-        let stopApiShare = clampedOption(&reader, "stopApiShare", 0...100)
+        let minApiShare = reader.clampedInteger("minApiShare", range: 0...100)
+        let stopApiShare = reader.clampedInteger("stopApiShare", range: 0...100)
         let extras = reader.extraKeys(known: Self.optionKeys)
         guard context.log.errorCount == errorsBefore else { return nil }
         return SyncOptions(
@@ -189,22 +177,6 @@ struct SyncsConfigDecoder {
             stopApiShare: stopApiShare ?? SyncOptions.defaultStopApiShare,
             extraKeys: extras
         )
-    }
-
-    /// An integer option (`maxConcurrentRequests`, `minApiShare`, `stopApiShare`), clamped into
-    /// `range` with a warning.
-    private func clampedOption(_ options: inout ObjectReader, _ key: String, _ range: ClosedRange<Int>) -> Int? {
-        guard let (value, node) = options.integer(key) else { return nil }
-        let used = min(max(value, range.lowerBound), range.upperBound)
-        if used != value {
-            context.warning(
-                .valueClamped,
-                at: node.position,
-                path: options.path.appending(key),
-                ConfigMessages.clamped(key, value: value, range: range, used: used)
-            )
-        }
-        return used
     }
 
     /// `options.mask`: field name → a kind's name, or `{"fixed": "text"}`. Says once that masks

@@ -13,47 +13,48 @@ enum ValueReader {
 
     /// The text of a string; a YAML plain scalar is taken as written.
     static func string(_ node: ConfigNode, path: ConfigPath, context: DecodingContext) -> String? {
-        if case .scalar(let scalar) = node.value {
+        scalar(node, path: path, context: context, expected: "a string") { scalar in
             switch scalar.kind {
-            case .string: return scalar.text
-            case .plain where !YAMLCoreSchema.isNull(scalar.text): return scalar.text
-            default: break
+            case .string: scalar.text
+            case .plain where !YAMLCoreSchema.isNull(scalar.text): scalar.text
+            default: nil
             }
         }
-        context.error(.typeMismatch, at: node.position, path: path, ConfigMessages.expected("a string", found: node))
-        return nil
     }
 
     /// An integer: a JSON integral number, or a YAML plain scalar that is a core-schema int.
     static func integer(_ node: ConfigNode, path: ConfigPath, context: DecodingContext) -> Int? {
-        if case .scalar(let scalar) = node.value {
+        scalar(node, path: path, context: context, expected: "an integer") { scalar in
             switch scalar.kind {
-            case .number:
-                if let value = Int(scalar.text) { return value }
-            case .plain:
-                if let value = YAMLCoreSchema.integer(scalar.text), let int = Int(exactly: value) { return int }
-            default: break
+            case .number: Int(scalar.text)
+            case .plain: YAMLCoreSchema.integer(scalar.text).flatMap { Int(exactly: $0) }
+            default: nil
             }
         }
-        context.error(.typeMismatch, at: node.position, path: path, ConfigMessages.expected("an integer", found: node))
-        return nil
     }
 
     /// A boolean: JSON `true` / `false`, or a YAML plain `true` / `false` (any core spelling).
     static func bool(_ node: ConfigNode, path: ConfigPath, context: DecodingContext) -> Bool? {
-        if case .scalar(let scalar) = node.value {
+        scalar(node, path: path, context: context, expected: "true or false") { scalar in
             switch scalar.kind {
-            case .bool: return scalar.text == "true"
-            case .plain: if let value = YAMLCoreSchema.bool(scalar.text) { return value }
-            default: break
+            case .bool: scalar.text == "true"
+            case .plain: YAMLCoreSchema.bool(scalar.text)
+            default: nil
             }
         }
-        context.error(
-            .typeMismatch,
-            at: node.position,
-            path: path,
-            ConfigMessages.expected("true or false", found: node)
-        )
+    }
+
+    /// What `read` makes of `node`'s scalar; when `node` is not a scalar or `read` gives `nil`, a
+    /// `type-mismatch` saying what was `expected`.
+    private static func scalar<Value>(
+        _ node: ConfigNode,
+        path: ConfigPath,
+        context: DecodingContext,
+        expected: String,
+        _ read: (ConfigNode.Scalar) -> Value?
+    ) -> Value? {
+        if case .scalar(let scalar) = node.value, let value = read(scalar) { return value }
+        context.typeMismatch(node, path: path, expected: expected)
         return nil
     }
 
