@@ -51,6 +51,16 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
         ///   value without its credentials: an unknown or TLS scheme, no host, a bad port.
         public init(url text: String, source: String = "the proxy URL") throws {
             var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+            // Read as ASCII: a combining mark would join the character before it and hide a `://`
+            // or a `:` from the search (found by the proxy-url fuzz target).
+            guard rest.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw OrgClientError.invalidProxy(
+                    source,
+                    Self.redacted(text),
+                    "a proxy URL is ASCII text: percent-encode the user name and password, give the host in its "
+                        + "ASCII (punycode) form"
+                )
+            }
             var kind = Kind.http
             if let range = rest.range(of: "://") {
                 let scheme = rest[..<range.lowerBound].lowercased()
@@ -90,6 +100,7 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
                     username = Self.percentDecoded(credentials)
                 }
             }
+            let bracketed = rest.hasPrefix("[")
             let (host, portText) = ProxySettings.splitHostAndPort(rest)
             var port = kind == .socks5 ? 1080 : 80
             if let portText {
@@ -98,8 +109,23 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
                 }
                 port = value
             }
-            guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "@" }) else {
+            guard !host.isEmpty else {
                 throw OrgClientError.invalidProxy(source, Self.redacted(text), "no proxy host")
+            }
+            // A name or IPv4 address (letters, digits, `-`, `.`, `_`), or an IPv6 address in brackets.
+            let allowed: (Unicode.Scalar) -> Bool =
+                bracketed
+                ? { $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." }
+                : {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                        || "-._".unicodeScalars.contains($0)
+                }
+            guard host.unicodeScalars.allSatisfy(allowed) else {
+                throw OrgClientError.invalidProxy(
+                    source,
+                    Self.redacted(text),
+                    "the proxy host is not a host name, an IPv4 address or an IPv6 address in brackets"
+                )
             }
             if kind == .socks5, username != nil {
                 throw OrgClientError.invalidProxy(
