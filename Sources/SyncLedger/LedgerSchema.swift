@@ -54,6 +54,15 @@ public enum LedgerSchema {
                     """
             )
         },
+        // `syncrun watch`: each watched sync's last applied Pub/Sub replay id (SoupWriter+WatchPositions.swift).
+        .init("ledger-2-watch-positions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncrun_watch_positions (sync_id INTEGER PRIMARY KEY, topic TEXT NOT NULL, \
+                    replay_id BLOB NOT NULL, applied_at INTEGER NOT NULL)
+                    """
+            )
+        },
     ])
 }
 
