@@ -150,7 +150,9 @@ struct WatchCommandTests {
                 ]
                 + org
             watch.standardOutput = try FileHandle(forWritingTo: outputFile)
-            watch.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("watch-stderr.txt"))
+            let errorFile = directory.appendingPathComponent("watch-stderr.txt")
+            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+            watch.standardError = try FileHandle(forWritingTo: errorFile)
             watch.standardInput = FileHandle.nullDevice
             try SyncrunProcess.spawn(watch)
             defer { if watch.isRunning { watch.terminate() } }
@@ -161,7 +163,10 @@ struct WatchCommandTests {
                 }
             }
             // Started: each sync subscribed, then resynced (no position stored yet).
-            #expect(try await eventually { lines().filter { $0["event"] as? String == "watchResync" }.count >= 2 })
+            let startedUp = try await eventually {
+                lines().filter { $0["event"] as? String == "watchResync" }.count >= 2
+            }
+            #expect(startedUp, "\((try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")")
             let started = try #require(lines().first { $0["event"] as? String == "watchStarted" })
             #expect((started["syncs"] as? [[String: Any]])?.map { $0["mode"] as? String } == ["cdc", "cdc"])
 

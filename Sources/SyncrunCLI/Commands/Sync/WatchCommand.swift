@@ -82,10 +82,15 @@ struct WatchCommand: AsyncParsableCommand {
             } else {
                 endpoint = .salesforce
             }
-            guard let organizationID = session.connection.identity?.organizationID else {
-                throw CLIError("the org did not say its id, which the Pub/Sub API needs ('tenantid'); check the login")
-            }
             do {
+                // The org id (`tenantid`): known from the login, else one identity call (as the store's
+                // binding check makes).
+                let organizationID: String
+                if let known = session.connection.identity?.organizationID {
+                    organizationID = known
+                } else {
+                    organizationID = try await session.connection.client.identity().organizationID
+                }
                 try endpoint.checkReachable(
                     through: try OrgOptions.proxySettings(
                         flag: proxyFlag,
