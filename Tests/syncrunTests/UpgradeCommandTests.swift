@@ -41,6 +41,7 @@ struct UpgradeCommandTests {
             #expect(
                 try versionSteps(project.storeFile.path) == [
                     "store-1-record-syncs-bulk-loads-org-binding", "ledger-1-ghost-scans-locks-plan-journal-bulk-jobs",
+                    "ledger-2-watch-positions",
                 ]
             )
             let phone = try project.orgRecords("SELECT Phone FROM Account WHERE Name = 'Aster Biotech'")
