@@ -95,3 +95,40 @@ final class DeliveryBuffer: Sendable {
         }
     }
 }
+
+/// Runs the watch's store writes one at a time: the engine's runs (a resync's long transaction,
+/// a sync up) and the batches of other syncs share one store connection for writing, which holds
+/// one transaction at a time.
+actor WriteGate {
+    private var isBusy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    private func acquire() async {
+        guard isBusy else {
+            isBusy = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private func release() {
+        if waiters.isEmpty {
+            isBusy = false
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+
+    /// Runs `body` when no other body of this gate runs.
+    func exclusively<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await acquire()
+        do {
+            let result = try await body()
+            release()
+            return result
+        } catch {
+            release()
+            throw error
+        }
+    }
+}

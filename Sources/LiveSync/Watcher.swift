@@ -42,6 +42,8 @@ public struct Watcher: Sendable {
     let source: any ChangeEventSource
     let options: WatchOptions
     let report: @Sendable (WatchEvent) -> Void
+    /// One store write at a time (see ``WriteGate``).
+    let gate = WriteGate()
 
     /// Creates a watcher over `engine`'s store and org, with events from `source`; `report`
     /// receives what happens.
@@ -117,6 +119,11 @@ public struct Watcher: Sendable {
         var resyncReason = "start: no stored position"
         var delay = options.reconnectDelay
         var reconnects = 0
+        // After a resync under a LATEST subscription: the subscription may have been registered by
+        // the org only after the resync's query, so changes committed in between have neither an
+        // event nor a place in the resync. Its first delivery proves it registered; a second
+        // (incremental) resync then reads what changed since the first.
+        var catchUpPending = false
         let wake = Wake()
         stop.register(wake)
         while !stop.isStopRequested {
@@ -146,6 +153,7 @@ public struct Watcher: Sendable {
                 do {
                     try await resync(sync, reason: resyncReason)
                     needsResync = false
+                    catchUpPending = true
                 } catch {
                     ended = Self.unavailable(error, "the resync of sync '\(sync.name)'")
                 }
@@ -159,6 +167,16 @@ public struct Watcher: Sendable {
                     try? await options.clock.sleep(for: options.batchWindow)
                 }
                 let (deliveries, isEnded, failure) = buffer.take()
+                if catchUpPending, !deliveries.isEmpty {
+                    do {
+                        try await resync(sync, reason: "catch-up: the subscription is registered")
+                        catchUpPending = false
+                    } catch {
+                        ended = Self.unavailable(error, "the catch-up resync of sync '\(sync.name)'")
+                        needsResync = true
+                        break consuming
+                    }
+                }
                 let events = deliveries.flatMap { delivery -> [ChangeEvent] in
                     if case .events(let events) = delivery { return events }
                     return []
@@ -190,7 +208,9 @@ public struct Watcher: Sendable {
                             + "retention); resyncing from the watermark, then watching from the newest event"
                     )
                 )
-                try await engine.store.write { try $0.clearWatchPosition(syncID: syncID) }
+                try await gate.exclusively {
+                    try await engine.store.write { try $0.clearWatchPosition(syncID: syncID) }
+                }
                 position = nil
                 needsResync = true
                 resyncReason = "replay id no longer held by the org"
@@ -238,7 +258,7 @@ public struct Watcher: Sendable {
                     replayID: event.replayID,
                     appliedAt: options.now()
                 )
-                try await engine.store.write { try $0.setWatchPosition(position) }
+                try await gate.exclusively { try await engine.store.write { try $0.setWatchPosition(position) } }
             } else {
                 run.append(event)
             }
@@ -271,29 +291,32 @@ public struct Watcher: Sendable {
         let (soup, topic, removes, now) = (
             sync.definition.soupName, sync.topic, !sync.hasLimitOrOffset, self.options.now
         )
-        let (written, skipped, removed, committedAt) = try await engine.store.write { [pages] writer in
-            var written = 0
-            var skipped = 0
-            for page in pages {
-                let result = try writer.upsertFetchedPage(page, into: soup, options: options)
-                written += result.saved
-                skipped += result.skipped
-            }
-            let removal =
-                removes
-                ? try writer.removeWatchedRecords(
-                    unique,
-                    returned: pages,
-                    soup: soup,
-                    idPath: target.idFieldName,
-                    syncID: syncID
+        let store = engine.store
+        let (written, skipped, removed, committedAt) = try await gate.exclusively { [pages] in
+            try await store.write { writer in
+                var written = 0
+                var skipped = 0
+                for page in pages {
+                    let result = try writer.upsertFetchedPage(page, into: soup, options: options)
+                    written += result.saved
+                    skipped += result.skipped
+                }
+                let removal =
+                    removes
+                    ? try writer.removeWatchedRecords(
+                        unique,
+                        returned: pages,
+                        soup: soup,
+                        idPath: target.idFieldName,
+                        syncID: syncID
+                    )
+                    : WatchRemoval(released: 0, deleted: 0)
+                let committedAt = now()
+                try writer.setWatchPosition(
+                    WatchPosition(syncID: syncID, topic: topic, replayID: last.replayID, appliedAt: committedAt)
                 )
-                : WatchRemoval(released: 0, deleted: 0)
-            let committedAt = now()
-            try writer.setWatchPosition(
-                WatchPosition(syncID: syncID, topic: topic, replayID: last.replayID, appliedAt: committedAt)
-            )
-            return (written, skipped, removal.deleted, committedAt)
+                return (written, skipped, removal.deleted, committedAt)
+            }
         }
         let oldest = events.map(\.commitTimestamp).filter { $0 > 0 }.min() ?? committedAt
         return WatchBatchReport(
@@ -322,13 +345,17 @@ public struct Watcher: Sendable {
     /// - Throws: ``LiveSyncError`` (``LiveSyncError/Code/unavailable``) when the resync did not end
     ///   `DONE`, so the position is not moved past the events it stands for.
     func resync(_ sync: WatchedSync, reason: String) async throws {
-        let down = try await engine.syncDown(sync.definition)
-        var deleted = 0
-        var status = down.status
-        if down.status == .done, !sync.hasLimitOrOffset {
-            let ghosts = try await engine.cleanGhosts(sync.definition)
-            deleted = ghosts.deletedGhosts
-            status = ghosts.status
+        let engine = self.engine
+        let (down, deleted, status) = try await gate.exclusively {
+            let down = try await engine.syncDown(sync.definition)
+            var deleted = 0
+            var status = down.status
+            if down.status == .done, !sync.hasLimitOrOffset {
+                let ghosts = try await engine.cleanGhosts(sync.definition)
+                deleted = ghosts.deletedGhosts
+                status = ghosts.status
+            }
+            return (down, deleted, status)
         }
         report(
             .resynced(
@@ -370,7 +397,8 @@ public struct Watcher: Sendable {
                 let soup = up.soupName
                 let isDirty = try await engine.store.read { try !$0.dirtyEntries(in: soup, limit: 1).isEmpty }
                 guard isDirty, !stop.isStopRequested else { continue }
-                let summary = try await engine.syncUp(up)
+                let engine = self.engine
+                let summary = try await gate.exclusively { try await engine.syncUp(up) }
                 report(
                     .syncedUp(
                         syncName: up.name,

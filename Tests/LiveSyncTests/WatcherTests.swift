@@ -1,5 +1,6 @@
 import Foundation
 import LiveSync
+import OrgClient
 import SoupStore
 import SyncConfig
 import SyncEngine
@@ -21,10 +22,11 @@ import Testing
     private func watch(
         _ watcher: Watcher,
         _ syncs: [SyncDefinition],
+        upSyncs: [SyncDefinition] = [],
         until: @escaping () throws -> Bool
     ) async throws {
         let stop = WatchStop()
-        let running = Task { try await watcher.run(syncs, stop: stop) }
+        let running = Task { try await watcher.run(syncs, upSyncs: upSyncs, stop: stop) }
         let reached = try await eventually(until)
         stop.requestStop()
         try await running.value
@@ -212,6 +214,40 @@ import Testing
             #expect(source.subscriptionStarts == [.latest])
             #expect(reports.starts.map(\.mode) == [.cdc])
             #expect(try harness.storedNames() == ["Before the watch"])
+        }
+    }
+
+    @Test func withUpLocalChangesAreSentToTheOrg() async throws {
+        try await WatchHarness.with { harness in
+            let up = SyncDefinition(
+                name: "up",
+                type: .syncUp,
+                soupName: "accounts",
+                target: .up(
+                    SyncUpTarget(kind: .collection, createFieldlist: ["Name", "Industry"], updateFieldlist: ["Name"])
+                ),
+                options: SyncOptions()
+            )
+            let record: [String: OrgValue] = [
+                "attributes": ["type": "Account"], "Id": .string("local_1"), "Name": "Made here",
+                "Industry": "Energy", "__local__": true, "__locally_created__": true, "__locally_updated__": false,
+                "__locally_deleted__": false,
+            ]
+            try await harness.store.write { _ = try $0.upsert(OrgValue.object(record).jsonText, into: "accounts") }
+            let reports = Reports()
+            let source = ScriptedSource([.deliver([])])
+            try await watch(watcher(harness, source, reports), [Self.energy], upSyncs: [up]) {
+                reports.all.contains { if case .syncedUp = $0 { true } else { false } }
+            }
+            let sent = reports.all.compactMap { event -> Int? in
+                if case .syncedUp(_, let status, let sent) = event, status == "DONE" { return sent }
+                return nil
+            }
+            #expect(sent == [1])
+            let page = try harness.database.query("SELECT Name FROM Account", apiVersion: "62.0")
+            #expect(page.totalSize == 1)
+            let dirty = try await harness.store.read { try $0.dirtyEntryCount(in: "accounts") }
+            #expect(dirty == 0)
         }
     }
 }

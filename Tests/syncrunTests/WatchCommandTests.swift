@@ -390,6 +390,11 @@ struct WatchCommandTests {
             watch.standardInput = FileHandle.nullDevice
             try SyncrunProcess.spawn(watch)
             defer { if watch.isRunning { watch.terminate() } }
+            // Started (its signal handlers are installed before it says so), then left to converge.
+            let startedUp = try await eventually {
+                ((try? String(contentsOf: outputFile, encoding: .utf8)) ?? "").contains("watchStarted")
+            }
+            #expect(startedUp)
             let storePath = directory.appendingPathComponent(".syncrun/store.db").path
             let (expectedAccounts, expectedContacts) = model.with { accounts, contacts in
                 (accounts.filter(\.value.energy).mapValues { [$0.name, "Energy"] }, contacts.mapValues { [$0] })
@@ -398,7 +403,19 @@ struct WatchCommandTests {
                 try Self.stored(storePath, soup: "accounts", fields: ["Name", "Industry"]) == expectedAccounts
                     && Self.stored(storePath, soup: "contacts", fields: ["AccountId"]) == expectedContacts
             }
-            #expect(converged, "after \(kills) kills the store did not reach the org's state")
+            let storedAccounts = try Self.stored(storePath, soup: "accounts", fields: ["Name", "Industry"])
+            let storedContacts = try Self.stored(storePath, soup: "contacts", fields: ["AccountId"])
+            #expect(
+                converged,
+                """
+                after \(kills) kills the store did not reach the org's state: accounts missing \(
+                    expectedAccounts.filter { storedAccounts[$0.key] != $0.value }), extra \(
+                    storedAccounts.filter { expectedAccounts[$0.key] == nil }); contacts missing \(
+                    expectedContacts.filter { storedContacts[$0.key] != $0.value }), extra \(
+                    storedContacts.filter { expectedContacts[$0.key] == nil }); watch output:
+                \((try? String(contentsOf: outputFile, encoding: .utf8)) ?? "")
+                """
+            )
             watch.terminate()
             watch.waitUntilExit()
             #expect(watch.terminationStatus == 0)
