@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "OrgCheck", targets: ["OrgCheck"]),
         .library(name: "Migration", targets: ["Migration"]),
         .library(name: "SyncrunSession", targets: ["SyncrunSession"]),
+        .library(name: "LiveSync", targets: ["LiveSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -153,6 +154,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `syncrun watch`: the Pub/Sub API client (Change Data Capture events, Avro) and the watch loop
+        // that keeps soql sync downs current from them.
+        .target(
+            name: "LiveSync",
+            dependencies: [
+                "JSONCore", "SOQL", "SyncConfig", "SoupStore", "SyncLedger", "OrgClient", "SyncEngine", "Avro",
+                "PubSubAPI",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+            ]
+        ),
         // `syncrun migrate`: moves the records a config describes from one org to another, remapping ids.
         .target(
             name: "Migration",
@@ -178,7 +190,7 @@ let package = Package(
             name: "SyncrunCLI",
             dependencies: [
                 "JSONCore", "SOQL", "SyncConfig", "SyncPlan", "SoupStore", "SyncLedger", "OrgClient", "OrgAccess",
-                "LocalOrg", "SyncEngine", "OrgCheck", "Migration", "SyncrunSession",
+                "LocalOrg", "SyncEngine", "OrgCheck", "Migration", "SyncrunSession", "LiveSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -286,6 +298,14 @@ let package = Package(
             dependencies: [
                 "SyncEngine", "LocalOrg", "SOQL", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig", "JSONCore",
                 "SyncrunTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveSyncTests",
+            dependencies: [
+                "LiveSync", "LocalOrg", "SOQL", "SoupStore", "SyncLedger", "OrgClient", "SyncConfig", "SyncEngine",
+                "JSONCore", "Avro", "SyncrunTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -58,6 +58,15 @@ public enum LedgerSchema {
         .init("ledger-2-org-binding-credential") { db in
             try db.execute(sql: "ALTER TABLE syncrun_org_binding ADD COLUMN credential_digest TEXT")
         },
+        // `syncrun watch`: each watched sync's last applied Pub/Sub replay id (SoupWriter+WatchPositions.swift).
+        .init("ledger-3-watch-positions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncrun_watch_positions (sync_id INTEGER PRIMARY KEY, topic TEXT NOT NULL, \
+                    replay_id BLOB NOT NULL, applied_at INTEGER NOT NULL)
+                    """
+            )
+        },
     ])
 }
 

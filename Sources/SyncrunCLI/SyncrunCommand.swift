@@ -17,6 +17,7 @@ struct SyncrunCommand: AsyncParsableCommand {
             StoreCommand.self,
             OrgCommand.self,
             RunCommand.self, SyncCommand.self, ResyncCommand.self, CleanGhostsCommand.self, StatusCommand.self,
+            WatchCommand.self,
             MigrateCommand.self,
         ]
     )

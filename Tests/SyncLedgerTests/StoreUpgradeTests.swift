@@ -18,6 +18,7 @@ struct StoreUpgradeTests {
     static let allSteps = [
         "store-1-record-syncs-bulk-loads-org-binding", "ledger-1-ghost-scans-locks-plan-journal-bulk-jobs",
         "ledger-2-org-binding-credential",
+        "ledger-3-watch-positions",
     ]
 
     private func copyOfLegacyStore(in directory: URL) throws -> String {

@@ -42,6 +42,7 @@ struct UpgradeCommandTests {
                 try versionSteps(project.storeFile.path) == [
                     "store-1-record-syncs-bulk-loads-org-binding", "ledger-1-ghost-scans-locks-plan-journal-bulk-jobs",
                     "ledger-2-org-binding-credential",
+                    "ledger-3-watch-positions",
                 ]
             )
             let phone = try project.orgRecords("SELECT Phone FROM Account WHERE Name = 'Aster Biotech'")

@@ -9,8 +9,14 @@ import OrgClient
 /// The command tree hands it to every ``OrgConnector`` it makes; an embedder of the libraries
 /// that wants `local:DIR` orgs hands it to its own.
 public struct LocalOrgServerLauncher: LocalOrgLaunching {
+    /// Where the running org's Pub/Sub API port is recorded (`syncrun watch` subscribes to it).
+    let ports: LocalOrgPorts?
+
     /// Creates the launcher.
-    public init() {}
+    public init() { ports = nil }
+
+    /// Creates a launcher that records the Pub/Sub port of the org it runs in `ports`.
+    init(ports: LocalOrgPorts) { self.ports = ports }
 
     public func hasOrg(inDirectory directory: String) -> Bool {
         FileManager.default.fileExists(
@@ -25,7 +31,8 @@ public struct LocalOrgServerLauncher: LocalOrgLaunching {
     ) async throws -> T {
         let (server, notes, identity) = try makeServer(settings)
         return try await server.withRunningServer(logger: logger) { endpoint in
-            try await body(
+            ports?.record(pubsubPort: endpoint.pubsubPort)
+            return try await body(
                 RunningLocalOrg(
                     baseURL: endpoint.baseURL.absoluteString,
                     accessToken: endpoint.accessToken,
@@ -91,4 +98,16 @@ public struct LocalOrgServerLauncher: LocalOrgLaunching {
             throw OrgAccessError.localOrg(directory, "\(error)")
         }
     }
+}
+
+/// The Pub/Sub API port of the local org a ``LocalOrgServerLauncher`` runs in process (its change
+/// events, served on a free loopback port beside the REST API).
+final class LocalOrgPorts: Sendable {
+    private let lock = NSLock()
+    private nonisolated(unsafe) var port: Int?
+
+    func record(pubsubPort: Int?) { lock.withLock { port = pubsubPort } }
+
+    /// The port, once the org runs.
+    var pubsubPort: Int? { lock.withLock { port } }
 }

@@ -232,12 +232,12 @@ struct OrgOptions: ParsableArguments {
 
     /// The connector of these flags: `--ca-file` (else `SSL_CERT_FILE`), and the embedded local
     /// org for `local:DIR` orgs.
-    func connector(logger: Logger) throws -> OrgConnector {
+    func connector(logger: Logger, launcher: LocalOrgServerLauncher = LocalOrgServerLauncher()) throws -> OrgConnector {
         let environment = ProcessInfo.processInfo.environment
         return OrgConnector(
             environment: environment,
             trustedCertificatesFile: caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 },
-            localOrgLauncher: LocalOrgServerLauncher(),
+            localOrgLauncher: launcher,
             proxy: try Self.proxySettings(flag: proxy, environment: environment),
             logger: logger
         )

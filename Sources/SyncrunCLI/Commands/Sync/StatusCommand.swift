@@ -5,6 +5,7 @@ import Logging
 import SOQL
 import SoupStore
 import SyncEngine
+import SyncLedger
 
 /// `syncrun status [NAME]`: the stored sync states.
 struct StatusCommand: AsyncParsableCommand {
@@ -36,14 +37,18 @@ struct StatusCommand: AsyncParsableCommand {
             )
         }
         let soupStore = try store.openStoreForReading()
-        let (states, storedNames) = try StoreErrors.converting {
+        let (states, storedNames, positions) = try StoreErrors.converting {
             try soupStore.read { reader in
+                // `syncrun watch`'s replay positions, by sync id.
+                let positions = Dictionary(try reader.watchPositions().map { ($0.syncID, $0) }) { first, _ in first }
                 if let name {
                     return (
-                        try reader.syncState(named: name).map { [$0] } ?? [], try reader.syncStates().compactMap(\.name)
+                        try reader.syncState(named: name).map { [$0] } ?? [],
+                        try reader.syncStates().compactMap(\.name),
+                        positions
                     )
                 }
-                return (try reader.syncStates(), [])
+                return (try reader.syncStates(), [], positions)
             }
         }
         if let name, states.isEmpty {
@@ -57,9 +62,11 @@ struct StatusCommand: AsyncParsableCommand {
         }
         switch format {
         case .json:
-            StandardStreams.write("[" + states.map(Self.json).joined(separator: ",\n") + "]\n")
+            StandardStreams.write(
+                "[" + states.map { Self.json($0, watch: positions[$0.id]) }.joined(separator: ",\n") + "]\n"
+            )
         case .text:
-            for state in states { StandardStreams.write(Self.text(state) + "\n") }
+            for state in states { StandardStreams.write(Self.text(state, watch: positions[state.id]) + "\n") }
             if states.isEmpty {
                 StandardStreams.write(
                     "no sync has run yet in '\(soupStore.path)'; 'syncrun run' runs every sync (or 'syncrun sync NAME' one)\n"
@@ -76,14 +83,16 @@ struct StatusCommand: AsyncParsableCommand {
         )
     }
 
-    /// The state as a JSON object; `target` and `options` are the stored JSON objects, verbatim.
-    static func json(_ state: StoredSyncState) -> String {
+    /// The state as a JSON object; `target` and `options` are the stored JSON objects, verbatim;
+    /// `watch` is `syncrun watch`'s position in the sync's change events (`null` when never watched).
+    static func json(_ state: StoredSyncState, watch: WatchPosition? = nil) -> String {
         let members: [(String, String)] = [
             ("id", String(state.id)), ("name", quoted(state.name)), ("type", quoted(state.kind.rawValue)),
             ("soupName", quoted(state.soupName)), ("target", state.targetJSON), ("options", state.optionsJSON),
             ("status", quoted(state.status.rawValue)), ("progress", String(state.progress)),
             ("totalSize", String(state.totalSize)), ("maxTimeStamp", String(state.maxTimeStamp)),
             ("startTime", String(state.startTime)), ("endTime", String(state.endTime)), ("error", quoted(state.error)),
+            ("watch", watch.map(Self.watchJSON) ?? "null"),
         ]
         return "{" + members.map { "\(quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -95,7 +104,21 @@ struct StatusCommand: AsyncParsableCommand {
         return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
-    static func text(_ state: StoredSyncState) -> String {
+    /// `{"topic": …, "replayId": hex, "appliedAt": ms}`.
+    static func watchJSON(_ position: WatchPosition) -> String {
+        JSONValue.object(
+            JSONObject([
+                ("topic", .string(position.topic)), ("replayId", .string(Self.hex(position.replayID))),
+                ("appliedAt", .integer(position.appliedAt)),
+            ])
+        ).jsonText()
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func text(_ state: StoredSyncState, watch: WatchPosition? = nil) -> String {
         var line =
             "\(state.id)  \(state.name.map(JSONWriter.terminalSafe) ?? "(unnamed)")  \(state.kind.rawValue)  "
             + "\(JSONWriter.terminalSafe(state.soupName))  "
@@ -103,6 +126,11 @@ struct StatusCommand: AsyncParsableCommand {
         if state.totalSize >= 0 { line += "  total \(state.totalSize)" }
         if state.maxTimeStamp > 0 {
             line += "  watermark \(SalesforceDateTime.wireText(milliseconds: state.maxTimeStamp))"
+        }
+        if let watch {
+            line +=
+                "\n    watch: \(JSONWriter.terminalSafe(watch.topic)) replay id \(Self.hex(watch.replayID)) applied "
+                + SalesforceDateTime.wireText(milliseconds: watch.appliedAt)
         }
         if !state.error.isEmpty { line += "\n    error: \(JSONWriter.terminalSafe(state.error))" }
         return line

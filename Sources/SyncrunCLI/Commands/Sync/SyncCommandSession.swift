@@ -72,6 +72,29 @@ struct SyncCommandSession {
         names: [String] = [],
         _ work: @escaping (LoadedConfig, SyncEngine, StopSignal, AsyncStream<SyncEvent>.Continuation) async throws -> T
     ) async throws -> (LoadedConfig, T) {
+        try await withSyncSession(readOnly: readOnly, names: names) { config, session in
+            let stop = StopSignal()
+            let stopper = SignalStopper(stop: stop)
+            defer { withExtendedLifetime(stopper) {} }
+            return (
+                config,
+                try await session.run(stop: stop, consume: { await renderer.render($0) }) { engine, stop, events in
+                    try await work(config, engine, stop, events)
+                }
+            )
+        }
+    }
+
+    /// Loads the config, checks `names` against it, resolves the org and runs `body` in a
+    /// ``SyncrunSession/SyncSession`` (``session(renderer:readOnly:names:_:)`` without signal
+    /// handlers and events, for commands that run their own loop: `watch`). `launcher` starts a
+    /// `local:DIR` org.
+    func withSyncSession<T: Sendable>(
+        readOnly: Bool = false,
+        names: [String] = [],
+        launcher: LocalOrgServerLauncher = LocalOrgServerLauncher(),
+        _ body: @escaping (LoadedConfig, SyncSession) async throws -> T
+    ) async throws -> T {
         let config = try loadConfig()
         // Names typed on the command line are checked before the org or the store is touched.
         for name in names { _ = try Self.definition(named: name, in: config) }
@@ -86,27 +109,17 @@ struct SyncCommandSession {
         )
         options.minApiShare = requests.minApiShare
         options.stopApiShare = requests.stopApiShare
-        let result = try await SessionErrors.converting(hint: OrgOptions.projectOrgHint(for: org.org, project: project))
-        {
+        return try await SessionErrors.converting(hint: OrgOptions.projectOrgHint(for: org.org, project: project)) {
             try await SyncSession.with(
                 config: config,
                 org: definition,
-                connector: try org.connector(logger: Self.logger),
+                connector: try org.connector(logger: Self.logger, launcher: launcher),
                 options: options,
                 notify: StandardStreams.notify
             ) { session in
-                let stop = StopSignal()
-                let stopper = SignalStopper(stop: stop)
-                defer { withExtendedLifetime(stopper) {} }
-                return try await session.run(stop: stop, consume: { await renderer.render($0) }) {
-                    engine,
-                    stop,
-                    events in
-                    try await work(config, engine, stop, events)
-                }
+                try await body(config, session)
             }
         }
-        return (config, result)
     }
 
     /// The sync named `name` in the user syncs config.
