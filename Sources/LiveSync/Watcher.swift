@@ -42,8 +42,10 @@ public struct Watcher: Sendable {
     let source: any ChangeEventSource
     let options: WatchOptions
     let report: @Sendable (WatchEvent) -> Void
-    /// One store write at a time (see ``WriteGate``).
-    let gate = WriteGate()
+    /// One store write at a time: the engine's runs (a resync's long transaction, a sync up) and
+    /// the batches of other syncs share one store connection for writing, which holds one
+    /// transaction at a time.
+    let gate = RequestWindow(limit: 1)
 
     /// Creates a watcher over `engine`'s store and org, with events from `source`; `report`
     /// receives what happens.
@@ -208,7 +210,7 @@ public struct Watcher: Sendable {
                             + "retention); resyncing from the watermark, then watching from the newest event"
                     )
                 )
-                try await gate.exclusively {
+                try await gate.run {
                     try await engine.store.write { try $0.clearWatchPosition(syncID: syncID) }
                 }
                 position = nil
@@ -258,7 +260,7 @@ public struct Watcher: Sendable {
                     replayID: event.replayID,
                     appliedAt: options.now()
                 )
-                try await gate.exclusively { try await engine.store.write { try $0.setWatchPosition(position) } }
+                try await gate.run { try await engine.store.write { try $0.setWatchPosition(position) } }
             } else {
                 run.append(event)
             }
@@ -267,17 +269,16 @@ public struct Watcher: Sendable {
         return events.last?.replayID
     }
 
-    /// Writes one batch: the sync's query for the batch's ids, then, in one transaction, the pages
-    /// (merge mode as a resync), the removal of records no longer returned, and the position.
+    /// Writes one batch, 200 ids at a time (so a transaction of a whole Bulk job is never held in
+    /// memory at once): the sync's query for those ids, then, in one transaction, the pages (merge
+    /// mode as a resync) and the removal of records no longer returned; the last group's
+    /// transaction also stores the batch's position. A kill between two groups resumes from the
+    /// position before the batch and writes the same records again, which changes nothing.
     public func applyBatch(_ events: [ChangeEvent], of sync: WatchedSync, syncID: Int64) async throws
         -> WatchBatchReport
     {
         let ids = events.flatMap(\.recordIDs).filter { $0.count == 15 || $0.count == 18 }
         let unique = Array(Set(ids))
-        var pages: [String] = []
-        for query in sync.queries(for: unique) {
-            for try await page in engine.org.queryPages(query) { pages.append(page.body.text) }
-        }
         guard let last = events.last else {
             throw LiveSyncError(.invalidEvent, "an empty batch of change events for sync '\(sync.name)'")
         }
@@ -292,31 +293,48 @@ public struct Watcher: Sendable {
             sync.definition.soupName, sync.topic, !sync.hasLimitOrOffset, self.options.now
         )
         let store = engine.store
-        let (written, skipped, removed, committedAt) = try await gate.exclusively { [pages] in
-            try await store.write { writer in
-                var written = 0
-                var skipped = 0
-                for page in pages {
-                    let result = try writer.upsertFetchedPage(page, into: soup, options: options)
-                    written += result.saved
-                    skipped += result.skipped
-                }
-                let removal =
-                    removes
-                    ? try writer.removeWatchedRecords(
-                        unique,
-                        returned: pages,
-                        soup: soup,
-                        idPath: target.idFieldName,
-                        syncID: syncID
-                    )
-                    : WatchRemoval(released: 0, deleted: 0)
-                let committedAt = now()
-                try writer.setWatchPosition(
-                    WatchPosition(syncID: syncID, topic: topic, replayID: last.replayID, appliedAt: committedAt)
-                )
-                return (written, skipped, removal.deleted, committedAt)
+        var groups = stride(from: 0, to: unique.count, by: WatchedSync.idsPerQuery).map {
+            Array(unique[$0..<min($0 + WatchedSync.idsPerQuery, unique.count)])
+        }
+        if groups.isEmpty { groups = [[]] }
+        var (written, skipped, removed, committedAt) = (0, 0, 0, Int64(0))
+        for (index, group) in groups.enumerated() {
+            var pages: [String] = []
+            for query in sync.queries(for: group) {
+                for try await page in engine.org.queryPages(query) { pages.append(page.body.text) }
             }
+            let isLast = index == groups.count - 1
+            let result = try await gate.run { [pages] in
+                try await store.write { writer in
+                    var (saved, kept) = (0, 0)
+                    for page in pages {
+                        let result = try writer.upsertFetchedPage(page, into: soup, options: options)
+                        saved += result.saved
+                        kept += result.skipped
+                    }
+                    let removal =
+                        removes && !group.isEmpty
+                        ? try writer.removeWatchedRecords(
+                            group,
+                            returned: pages,
+                            soup: soup,
+                            idPath: target.idFieldName,
+                            syncID: syncID
+                        )
+                        : WatchRemoval(released: 0, deleted: 0)
+                    let at = now()
+                    if isLast {
+                        try writer.setWatchPosition(
+                            WatchPosition(syncID: syncID, topic: topic, replayID: last.replayID, appliedAt: at)
+                        )
+                    }
+                    return (saved, kept, removal.deleted, at)
+                }
+            }
+            written += result.0
+            skipped += result.1
+            removed += result.2
+            committedAt = result.3
         }
         let oldest = events.map(\.commitTimestamp).filter { $0 > 0 }.min() ?? committedAt
         return WatchBatchReport(
@@ -346,7 +364,7 @@ public struct Watcher: Sendable {
     ///   `DONE`, so the position is not moved past the events it stands for.
     func resync(_ sync: WatchedSync, reason: String) async throws {
         let engine = self.engine
-        let (down, deleted, status) = try await gate.exclusively {
+        let (down, deleted, status) = try await gate.run {
             let down = try await engine.syncDown(sync.definition)
             var deleted = 0
             var status = down.status
@@ -398,7 +416,7 @@ public struct Watcher: Sendable {
                 let isDirty = try await engine.store.read { try !$0.dirtyEntries(in: soup, limit: 1).isEmpty }
                 guard isDirty, !stop.isStopRequested else { continue }
                 let engine = self.engine
-                let summary = try await gate.exclusively { try await engine.syncUp(up) }
+                let summary = try await gate.run { try await engine.syncUp(up) }
                 report(
                     .syncedUp(
                         syncName: up.name,

@@ -19,7 +19,7 @@ struct SchemaCompatibilityTests {
                     "grdb_migrations", "long_operations_status", "soup_attrs", "soup_index_map", "sqlite_sequence",
                     "syncrun_bulk_loads", "syncrun_ghost_check", "syncrun_ghost_scan", "syncrun_org_binding",
                     "syncrun_pending_record_syncs", "syncrun_plan_journal", "syncrun_record_syncs",
-                    "syncrun_sync_locks", "syncrun_bulk_jobs",
+                    "syncrun_sync_locks", "syncrun_bulk_jobs", "syncrun_watch_positions",
                 ].sorted()
         )
         #expect(
