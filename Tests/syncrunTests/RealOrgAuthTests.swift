@@ -510,9 +510,11 @@ struct RealOrgAuthTests {
             #expect(try project.run().status == 0)
             let drop = Process()
             drop.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            // A store of a syncrun before bindings is also one before versioned tables.
+            // A store of a syncrun before bindings is also one before versioned tables (and the
+            // tables that came later, such as watch positions).
             drop.arguments = [
-                "sqlite3", project.storeFile.path, "DROP TABLE syncrun_org_binding; DROP TABLE grdb_migrations",
+                "sqlite3", project.storeFile.path,
+                "DROP TABLE syncrun_org_binding; DROP TABLE syncrun_watch_positions; DROP TABLE grdb_migrations",
             ]
             try drop.run()
             drop.waitUntilExit()
