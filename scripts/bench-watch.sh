@@ -9,24 +9,31 @@
 #   scripts/bench-watch.sh 200             # fewer changes
 #   scripts/bench-watch.sh --debug 200     # the debug build (slower; for a quick look)
 #   scripts/bench-watch.sh --idle 10 200   # a shorter quiet period (seconds)
+#   scripts/bench-watch.sh --no-build      # use the existing .build/release/syncrun
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 config=release
+build=1
 count=1000
 idle=60
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --debug) config=debug; shift ;;
+        --debug) config=debug; build=0; shift ;;
+        --no-build) build=0; shift ;;
         --idle) idle="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         [0-9]*) count="$1"; shift ;;
         *) echo "bench-watch.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done
-if [[ "$config" == release ]]; then
-    swift build -c release --product syncrun >/dev/null
+# The release binary as README's Install builds it (the Swift runtime linked statically on Linux),
+# the same build the other benchmark scripts use (one set of flags per .build).
+static_stdlib=()
+[[ "$(uname -s)" == Linux ]] && static_stdlib=(--static-swift-stdlib)
+if [[ $build -eq 1 ]]; then
+    swift build -c release "${static_stdlib[@]}" --product syncrun >/dev/null
 fi
 exec python3 Benchmarks/watch/run_bench.py --binary ".build/$config/syncrun" --count "$count" --idle "$idle"
