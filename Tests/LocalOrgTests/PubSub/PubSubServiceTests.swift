@@ -94,11 +94,17 @@ import Testing
                 try org.database.write { _ = try $0.create("Account", fields: ["Name": .string("A\(index)")]) }
             }
             try await withPubSub(org) { pubsub, metadata in
+                // More is asked for only once the first delivery came, and after a pause in which
+                // nothing unrequested may come: the order is the server's, not the machine's speed.
+                let (firstDelivery, delivered) = AsyncStream<Void>.makeStream()
+                let askedForMore = Flag()
                 let counts = try await pubsub.subscribe(
                     metadata: metadata,
                     requestProducer: { writer in
                         try await writer.write(fetch("/data/ChangeEvents", 2))
-                        try await Task.sleep(for: .milliseconds(500))
+                        for await _ in firstDelivery { break }
+                        try await Task.sleep(for: .milliseconds(300))
+                        askedForMore.set()
                         var more = Eventbus_V1_FetchRequest()
                         more.numRequested = 5
                         try await writer.write(more)
@@ -107,8 +113,10 @@ import Testing
                     onResponse: { response in
                         var counts: [Int] = []
                         for try await message in response.messages where !message.events.isEmpty {
-                            counts.append(message.events.count)
-                            if counts.reduce(0, +) >= 3 { break }
+                            // A second delivery before more was asked for is more than requested.
+                            counts.append(counts.isEmpty || askedForMore.isSet ? message.events.count : -1)
+                            if counts.count == 1 { delivered.yield() }
+                            if counts.reduce(0, +) >= 3 || counts.contains(-1) { break }
                         }
                         return counts
                     }
@@ -176,4 +184,13 @@ import Testing
             }
         }
     }
+}
+
+/// A flag one task sets and another reads.
+private final class Flag: Sendable {
+    private let lock = NSLock()
+    private nonisolated(unsafe) var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
