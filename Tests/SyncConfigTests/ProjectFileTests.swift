@@ -60,6 +60,21 @@ struct ProjectFileTests {
         )
     }
 
+    @Test func anOrgMayNameItsPubSubEndpoint() throws {
+        let (loaded, _) = try load(
+            """
+            orgs:
+              prod: {url: https://acme.my.salesforce.com, accessTokenEnv: PROD_TOKEN, pubsubUrl: pubsub.acme.example:7443}
+              dev: {sfAlias: my-dev-org}
+              local: {local: {dir: .syncrun/org}, pubsubUrl: "http://127.0.0.1:7011"}
+            """
+        )
+        #expect(loaded.diagnostics == [])
+        let project = try #require(loaded.project)
+        #expect(project.pubsubURLs == ["prod": "pubsub.acme.example:7443", "local": "http://127.0.0.1:7011"])
+        #expect(project.org(named: "prod") == .url("https://acme.my.salesforce.com", accessTokenEnv: "PROD_TOKEN"))
+    }
+
     @Test func inlineSecretsAreErrorsAtTheirPosition() throws {
         let (loaded, _) = try load(
             """

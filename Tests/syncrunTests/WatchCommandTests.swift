@@ -293,6 +293,48 @@ struct WatchCommandTests {
     /// restarted each time; at the end the store holds exactly the org's records and values
     /// (nothing lost), and each sync's stored position is the last event applied. `SYNCRUN_WATCH_KILLS`
     /// sets the number of kills (3 by default; 10 by hand).
+    /// An org of the project file may name its Pub/Sub endpoint (`pubsubUrl`); `--pubsub-url` wins
+    /// over it. A value that is no endpoint is refused naming the org, before any subscription.
+    @Test func theProjectFilesPubSubURLIsTheOrgsEndpoint() async throws {
+        try await TemporaryDirectory.with { directory in
+            try Self.syncs.write(
+                to: directory.appendingPathComponent("usersyncs.json"),
+                atomically: true,
+                encoding: .utf8
+            )
+            try Self.soups.write(
+                to: directory.appendingPathComponent("userstore.json"),
+                atomically: true,
+                encoding: .utf8
+            )
+            let server = try OrgServeSafetyTests.Server(["--port", "0", "--format", "json"], in: directory)
+            defer { _ = server.stop() }
+            let line = try #require(
+                try JSONSerialization.jsonObject(with: Data(server.startLine.utf8)) as? [String: Any]
+            )
+            let url = try #require(line["url"] as? String)
+            let token = try #require(line["accessToken"] as? String)
+            try """
+            orgs:
+              ci: {url: "\(url)", accessTokenEnv: CI_TOKEN, pubsubUrl: "ftp://pubsub.example"}
+            """.write(to: directory.appendingPathComponent("syncrun.yaml"), atomically: true, encoding: .utf8)
+            let environment = ProcessInfo.processInfo.environment.merging(["CI_TOKEN": token]) { $1 }
+            let refused = try SyncrunProcess.run(
+                ["watch", "--config", directory.path, "--org", "ci"],
+                environment: environment
+            )
+            #expect(refused.status == 1, "\(refused.stderr)")
+            #expect(refused.stderr.contains("the project file's pubsubUrl of org 'ci'"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("unknown scheme"), "\(refused.stderr)")
+            // The flag wins: its own (bad) value is the one refused, as a usage error.
+            let flag = try SyncrunProcess.run(
+                ["watch", "--config", directory.path, "--org", "ci", "--pubsub-url", "gopher://x"],
+                environment: environment
+            )
+            #expect(flag.status == 2 && flag.stderr.contains("gopher://x"), "\(flag.stderr)")
+        }
+    }
+
     @Test func killedAtRandomMomentsAndRestartedItLosesNothing() async throws {
         let kills = Int(ProcessInfo.processInfo.environment["SYNCRUN_WATCH_KILLS"] ?? "") ?? 3
         try await TemporaryDirectory.with { directory in

@@ -22,19 +22,22 @@ struct ProjectFileDecoder {
         let defaultOrg = reader.nonEmptyString("defaultOrg")
         let store = reader.nonEmptyString("store").map(resolve)
         var orgs: [(name: String, org: ProjectOrg)] = []
+        var pubsubURLs: [String: String] = [:]
         if var orgsReader = reader.object("orgs") {
             for name in orgsReader.keys {
                 guard let node = orgsReader.value(name) else { continue }
-                if let org = decodeOrg(node, path: ConfigPath.root.appending("orgs").appending(name)) {
+                if let (org, pubsubURL) = decodeOrg(node, path: ConfigPath.root.appending("orgs").appending(name)) {
                     orgs.append((name, org))
+                    pubsubURLs[name] = pubsubURL
                 }
             }
         }
         _ = reader.extraKeys(known: ["defaultOrg", "store", "orgs"])
-        return ProjectFile(url: url, defaultOrg: defaultOrg, store: store, orgs: orgs)
+        return ProjectFile(url: url, defaultOrg: defaultOrg, store: store, orgs: orgs, pubsubURLs: pubsubURLs)
     }
 
-    private func decodeOrg(_ node: ConfigNode, path: ConfigPath) -> ProjectOrg? {
+    /// An org entry: its form, and its `pubsubUrl` when it has one.
+    private func decodeOrg(_ node: ConfigNode, path: ConfigPath) -> (ProjectOrg, String?)? {
         guard var reader = ObjectReader(node, path: path, context: context) else { return nil }
         guard checkSecrets(reader) else { return nil }
         let present = Self.forms.filter { reader.contains($0) }
@@ -78,8 +81,9 @@ struct ProjectFileDecoder {
         default:
             org = decodeClientCredentials(&reader)
         }
-        _ = reader.extraKeys(known: Self.forms + ["accessTokenEnv"])
-        return org
+        let pubsubURL = reader.nonEmptyString("pubsubUrl")
+        _ = reader.extraKeys(known: Self.forms + ["accessTokenEnv", "pubsubUrl"])
+        return org.map { ($0, pubsubURL) }
     }
 
     private func decodeLocal(_ reader: inout ObjectReader) -> ProjectOrg? {

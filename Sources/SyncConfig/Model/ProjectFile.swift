@@ -7,7 +7,8 @@ import Foundation
 /// - `defaultOrg` (`String`): the org used when no `--org` is given (after `SF_TARGET_ORG` and
 ///   `SFDX_AUTH_URL`); the name of an org of `orgs`, or any ORG (`local:DIR`, an sf alias).
 /// - `store` (`String`): the store file; default `.syncrun/store.db` under the config directory.
-/// - `orgs` (`{name: org}`): named orgs, each one of the forms of ``ProjectOrg``.
+/// - `orgs` (`{name: org}`): named orgs, each one of the forms of ``ProjectOrg``, with an optional
+///   `pubsubUrl` (the org's Pub/Sub API endpoint for `syncrun watch`, as `--pubsub-url` takes it).
 ///
 /// Secrets are named by file or environment variable, never written inline: a literal token,
 /// auth URL or client secret is an `inline-secret` error. Relative paths are resolved against the
@@ -21,14 +22,22 @@ public struct ProjectFile: Sendable, Hashable {
     public var store: String?
     /// The named orgs, in file order.
     public var orgs: [(name: String, org: ProjectOrg)]
+    /// The `pubsubUrl` of the named orgs that set one, by org name.
+    public var pubsubURLs: [String: String]
 
     /// Creates a project file.
-    public init(url: URL, defaultOrg: String? = nil, store: String? = nil, orgs: [(name: String, org: ProjectOrg)] = [])
-    {
+    public init(
+        url: URL,
+        defaultOrg: String? = nil,
+        store: String? = nil,
+        orgs: [(name: String, org: ProjectOrg)] = [],
+        pubsubURLs: [String: String] = [:]
+    ) {
         self.url = url
         self.defaultOrg = defaultOrg
         self.store = store
         self.orgs = orgs
+        self.pubsubURLs = pubsubURLs
     }
 
     /// The org called `name`.
@@ -48,6 +57,7 @@ public struct ProjectFile: Sendable, Hashable {
     public static func == (lhs: ProjectFile, rhs: ProjectFile) -> Bool {
         lhs.url == rhs.url && lhs.defaultOrg == rhs.defaultOrg && lhs.store == rhs.store
             && lhs.orgs.map(\.name) == rhs.orgs.map(\.name) && lhs.orgs.map(\.org) == rhs.orgs.map(\.org)
+            && lhs.pubsubURLs == rhs.pubsubURLs
     }
 
     public func hash(into hasher: inout Hasher) {

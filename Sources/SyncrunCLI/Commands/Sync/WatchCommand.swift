@@ -33,7 +33,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The Pub/Sub API: https://HOST[:PORT] (TLS) or, for a local org, http://127.0.0.1:PORT (default: "
-                + "api.pubsub.salesforce.com:7443; a local:DIR org's own).",
+                + "the project file org's pubsubUrl, else api.pubsub.salesforce.com:7443; a local:DIR org's own).",
             valueName: "url"
         )
     )
@@ -49,6 +49,15 @@ struct WatchCommand: AsyncParsableCommand {
     var up = false
     @Option(help: "Output format.") var format: SyncOutputFormat = .text
 
+    /// The `pubsubUrl` the project file gives the org `org` (by its name in the file), if any. The
+    /// session has already read the file and printed its problems.
+    static func projectPubSubURL(configDirectory: String, org: String) -> String? {
+        guard let url = ProjectFile.locate(in: URL(fileURLWithPath: configDirectory, isDirectory: true)) else {
+            return nil
+        }
+        return (try? ConfigLoader().loadProjectFile(url))?.project?.pubsubURLs[org]
+    }
+
     func validate() throws {
         guard pollInterval >= 1 else { throw ValidationError("--poll-interval must be at least 1 second") }
         if let pubsubURL {
@@ -61,7 +70,8 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (names, up, pollInterval, pubsubURL) = (names, up, pollInterval, pubsubURL)
+        let (names, up, pollInterval, flagURL) = (names, up, pollInterval, pubsubURL)
+        let configDirectory = store.config.configDirectory
         let renderer = WatchRenderer(asJSONLines: format == .json || !StandardStreams.isOutputTerminal)
         let ports = LocalOrgPorts()
         let (isLocal, caFile, proxyFlag) = (org.localDirectory != nil, org.caFile, org.proxy)
@@ -71,8 +81,19 @@ struct WatchCommand: AsyncParsableCommand {
             session in
             let (downs, ups) = try Self.syncs(names: names, up: up, config: config)
             let endpoint: PubSubEndpoint
-            if let pubsubURL {
-                endpoint = try PubSubEndpoint(url: pubsubURL)
+            if let flagURL {
+                endpoint = try PubSubEndpoint(url: flagURL)
+            } else if let projectURL = Self.projectPubSubURL(
+                configDirectory: configDirectory,
+                org: session.connection.definition.name
+            ) {
+                do {
+                    endpoint = try PubSubEndpoint(url: projectURL)
+                } catch let error as LiveSyncError {
+                    throw CLIError(
+                        "the project file's pubsubUrl of org '\(session.connection.definition.name)': \(error.message)"
+                    )
+                }
             } else if isLocal, let port = ports.pubsubPort {
                 endpoint = .localOrg(
                     instanceURL: session.connection.instanceURL,
