@@ -168,7 +168,6 @@ extension SoupWriter {
     func deleteUnseen(in soup: String, layout: SoupLayout, idPath: String, syncID: Int64) throws
         -> GhostCleaningResult
     {
-        let tracked = RecordSyncsTable.name
         let candidates = GhostCandidates(layout: layout, idPath: idPath)
         try db.execute(sql: "DELETE FROM temp.syncrun_ghosts")
         try db.execute(
@@ -181,23 +180,9 @@ extension SoupWriter {
             arguments: [soup, syncID]
         )
         let notReturned = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.syncrun_ghosts") ?? 0
-        try db.execute(
-            sql: """
-                DELETE FROM \(tracked) WHERE soup_name = ? AND sync_id = ? \
-                AND record_id IN (SELECT record_id FROM temp.syncrun_ghosts)
-                """,
-            arguments: [soup, syncID]
-        )
+        try releaseGhostClaims(of: soup, syncID: syncID)
         try GhostCheckTable.releaseGoneRecords(db, soup: soup, syncID: syncID)
-        let orphans = try Int64.fetchAll(
-            db,
-            sql: """
-                SELECT eid FROM temp.syncrun_ghosts g \
-                WHERE NOT EXISTS (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ? AND t.record_id = g.record_id)
-                """,
-            arguments: [soup]
-        )
-        let deleted = try deleteEntries(orphans, from: soup)
+        let deleted = try deleteUnclaimedGhosts(of: soup)
         return GhostCleaningResult(notReturned: notReturned, deleted: deleted, keptForOtherSyncs: notReturned - deleted)
     }
 
@@ -310,5 +295,32 @@ struct GhostCandidates {
             OR (\(layout.expression(forPath: ControlFields.syncID)) = ?2 AND NOT EXISTS \
             (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ?1 AND t.record_id = \(id))))
             """
+    }
+}
+
+extension SoupWriter {
+    /// The entries listed in `temp.syncrun_ghosts` are no longer fetched by sync `syncID`.
+    func releaseGhostClaims(of soup: String, syncID: Int64) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM \(RecordSyncsTable.name) WHERE soup_name = ? AND sync_id = ? \
+                AND record_id IN (SELECT record_id FROM temp.syncrun_ghosts)
+                """,
+            arguments: [soup, syncID]
+        )
+    }
+
+    /// Deletes the entries listed in `temp.syncrun_ghosts` that no sync fetches any more; returns
+    /// how many.
+    func deleteUnclaimedGhosts(of soup: String) throws -> Int {
+        let orphans = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT eid FROM temp.syncrun_ghosts g WHERE NOT EXISTS \
+                (SELECT 1 FROM \(RecordSyncsTable.name) t WHERE t.soup_name = ? AND t.record_id = g.record_id)
+                """,
+            arguments: [soup]
+        )
+        return try deleteEntries(orphans, from: soup)
     }
 }

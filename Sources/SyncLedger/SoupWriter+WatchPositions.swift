@@ -105,7 +105,6 @@ extension SoupWriter {
         guard !asked.isEmpty else { return WatchRemoval(released: 0, deleted: 0) }
         let layout = try layout(soup)
         try SoupPath.validate(idPath)
-        let tracked = RecordSyncsTable.name
         let candidates = GhostCandidates(layout: layout, idPath: idPath)
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS syncrun_watch_returned (record_id TEXT PRIMARY KEY)")
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS syncrun_ghosts (eid INTEGER PRIMARY KEY, record_id TEXT)")
@@ -135,22 +134,8 @@ extension SoupWriter {
         )
         let released = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.syncrun_ghosts") ?? 0
         guard released > 0 else { return WatchRemoval(released: 0, deleted: 0) }
-        try db.execute(
-            sql: """
-                DELETE FROM \(tracked) WHERE soup_name = ? AND sync_id = ? \
-                AND record_id IN (SELECT record_id FROM temp.syncrun_ghosts)
-                """,
-            arguments: [soup, syncID]
-        )
-        let orphans = try Int64.fetchAll(
-            db,
-            sql: """
-                SELECT eid FROM temp.syncrun_ghosts g \
-                WHERE NOT EXISTS (SELECT 1 FROM \(tracked) t WHERE t.soup_name = ? AND t.record_id = g.record_id)
-                """,
-            arguments: [soup]
-        )
-        let deleted = try deleteEntries(orphans, from: soup)
+        try releaseGhostClaims(of: soup, syncID: syncID)
+        let deleted = try deleteUnclaimedGhosts(of: soup)
         return WatchRemoval(released: released, deleted: deleted)
     }
 
