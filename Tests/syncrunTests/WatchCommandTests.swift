@@ -95,23 +95,16 @@ struct WatchCommandTests {
         return rows
     }
 
-    @Test func aHundredRESTChangesReachTheStoreAndEqualAFreshSync() async throws {
-        try await TemporaryDirectory.with { directory in
-            try Self.syncs.write(
-                to: directory.appendingPathComponent("usersyncs.json"),
-                atomically: true,
-                encoding: .utf8
-            )
-            try Self.soups.write(
-                to: directory.appendingPathComponent("userstore.json"),
-                atomically: true,
-                encoding: .utf8
-            )
-            let server = try OrgServeSafetyTests.Server(
-                ["--port", "0", "--pubsub-port", "0", "--format", "json"],
-                in: directory
-            )
-            defer { _ = server.stop() }
+    /// The watched project in `directory` (its store and sync configs) and its local org, served in
+    /// its own process with a Pub/Sub port: the server (stop it), REST access and the Pub/Sub port.
+    static func project(in directory: URL) throws -> (server: OrgServeSafetyTests.Server, rest: REST, pubsubPort: Int) {
+        try syncs.write(to: directory.appendingPathComponent("usersyncs.json"), atomically: true, encoding: .utf8)
+        try soups.write(to: directory.appendingPathComponent("userstore.json"), atomically: true, encoding: .utf8)
+        let server = try OrgServeSafetyTests.Server(
+            ["--port", "0", "--pubsub-port", "0", "--format", "json"],
+            in: directory
+        )
+        do {
             let line = try #require(
                 try JSONSerialization.jsonObject(with: Data(server.startLine.utf8)) as? [String: Any],
                 "start line: \(server.startLine)"
@@ -120,7 +113,17 @@ struct WatchCommandTests {
                 url: try #require(line["url"] as? String),
                 token: try #require(line["accessToken"] as? String)
             )
-            let pubsubPort = try #require(line["pubsubPort"] as? Int)
+            return (server, rest, try #require(line["pubsubPort"] as? Int))
+        } catch {
+            _ = server.stop()
+            throw error
+        }
+    }
+
+    @Test func aHundredRESTChangesReachTheStoreAndEqualAFreshSync() async throws {
+        try await TemporaryDirectory.with { directory in
+            let (server, rest, pubsubPort) = try Self.project(in: directory)
+            defer { _ = server.stop() }
             let org = ["--org", rest.url, "--access-token", rest.token]
 
             // Before the watch: accounts with contacts.
@@ -297,23 +300,9 @@ struct WatchCommandTests {
     /// over it. A value that is no endpoint is refused naming the org, before any subscription.
     @Test func theProjectFilesPubSubURLIsTheOrgsEndpoint() async throws {
         try await TemporaryDirectory.with { directory in
-            try Self.syncs.write(
-                to: directory.appendingPathComponent("usersyncs.json"),
-                atomically: true,
-                encoding: .utf8
-            )
-            try Self.soups.write(
-                to: directory.appendingPathComponent("userstore.json"),
-                atomically: true,
-                encoding: .utf8
-            )
-            let server = try OrgServeSafetyTests.Server(["--port", "0", "--format", "json"], in: directory)
+            let (server, rest, _) = try Self.project(in: directory)
             defer { _ = server.stop() }
-            let line = try #require(
-                try JSONSerialization.jsonObject(with: Data(server.startLine.utf8)) as? [String: Any]
-            )
-            let url = try #require(line["url"] as? String)
-            let token = try #require(line["accessToken"] as? String)
+            let (url, token) = (rest.url, rest.token)
             try """
             orgs:
               ci: {url: "\(url)", accessTokenEnv: CI_TOKEN, pubsubUrl: "ftp://pubsub.example"}
@@ -338,30 +327,8 @@ struct WatchCommandTests {
     @Test func killedAtRandomMomentsAndRestartedItLosesNothing() async throws {
         let kills = Int(ProcessInfo.processInfo.environment["SYNCRUN_WATCH_KILLS"] ?? "") ?? 3
         try await TemporaryDirectory.with { directory in
-            try Self.syncs.write(
-                to: directory.appendingPathComponent("usersyncs.json"),
-                atomically: true,
-                encoding: .utf8
-            )
-            try Self.soups.write(
-                to: directory.appendingPathComponent("userstore.json"),
-                atomically: true,
-                encoding: .utf8
-            )
-            let server = try OrgServeSafetyTests.Server(
-                ["--port", "0", "--pubsub-port", "0", "--format", "json"],
-                in: directory
-            )
+            let (server, rest, pubsubPort) = try Self.project(in: directory)
             defer { _ = server.stop() }
-            let line = try #require(
-                try JSONSerialization.jsonObject(with: Data(server.startLine.utf8)) as? [String: Any],
-                "start line: \(server.startLine)"
-            )
-            let rest = REST(
-                url: try #require(line["url"] as? String),
-                token: try #require(line["accessToken"] as? String)
-            )
-            let pubsubPort = try #require(line["pubsubPort"] as? Int)
             let arguments =
                 [
                     "watch", "--config", directory.path, "--pubsub-url", "http://127.0.0.1:\(pubsubPort)", "--format",
