@@ -228,7 +228,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "JSONCore", "Avro", "SOQL", "SyncConfig", "SoupStore", "OrgClient", "OrgAccess", "LocalOrg",
-                "SyncEngine", .product(name: "Logging", package: "swift-log"),
+                "SyncEngine", "Migration", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Shared test helpers: temp dirs, local org on a free port, temp stores.

@@ -29,6 +29,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget(name: "bulk-xml", run: BulkXMLTarget.run),
         FuzzTarget(name: "avro", run: AvroTarget.run),
         FuzzTarget(name: "proxy-url", run: ProxyURLTarget.run),
+        FuzzTarget(name: "dir-set", run: DirectorySetTarget.run),
     ]
 
     /// The target called `name`.
