@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// What every operation on an open org needs besides the SQLite connection: the schema, the settings
 /// and the IDs of the org's own records.
@@ -90,13 +91,30 @@ struct OrgContext: Sendable {
 /// SQL spellings shared by the storage and query code.
 enum OrgSQL {
     /// A double-quoted SQL identifier.
-    static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    static func identifier(_ name: String) -> String { quoted(name, by: "\"") }
 
     /// A single-quoted SQL string literal.
-    static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    static func literal(_ text: String) -> String { quoted(text, by: "'") }
+
+    /// `text` between two `quote`s, each `quote` inside doubled. Pure Swift: the write path spells
+    /// a table name for every record, and Foundation's `replacingOccurrences` bridges to `NSString`.
+    private static func quoted(_ text: String, by quote: Character) -> String {
+        if !text.utf8.contains(quote.asciiValue ?? 0) { return String(quote) + text + String(quote) }
+        var result = String(quote)
+        result.reserveCapacity(text.utf8.count + 2)
+        for character in text {
+            result.append(character)
+            if character == quote { result.append(quote) }
+        }
+        result.append(quote)
+        return result
+    }
+
+    /// Statement arguments of stored values. GRDB's initializer for a sequence of concrete values
+    /// builds a key path at run time on every call; its initializer for optional existentials maps
+    /// with a closure.
+    static func arguments(_ values: [DatabaseValue]) -> StatementArguments {
+        StatementArguments(values.lazy.map { $0 as (any DatabaseValueConvertible)? })
     }
 
     /// `alias."Column"`.

@@ -18,21 +18,24 @@ extension OrgWriter {
     /// another object are unknown (404), as on the REST resources.
     func storedRow(_ object: OrgObject, id: String) throws -> StoredRow? {
         guard let normalized = OrgRecordID.normalize(id), normalized.hasPrefix(object.keyPrefix) else { return nil }
-        let row = try Row.fetchOne(
-            db,
+        // Looked up for every record a collections call updates: prepared once per object.
+        let statement = try db.cachedStatement(
             sql: """
                 SELECT rowid, "Id", "IsDeleted", "LastModifiedDate", "SystemModstamp"
                 FROM \(OrgSQL.identifier(object.name)) WHERE "Id" = ?
-                """,
-            arguments: [normalized]
+                """
         )
-        return row.map {
-            StoredRow(
-                rowID: $0[0],
-                id: $0[1],
-                isDeleted: ($0[2] as Int64? ?? 0) != 0,
-                lastModified: $0[3] ?? 0,
-                systemModstamp: $0[4] ?? 0
+        // Read from the statement's own row, not a copy of it: one row at most, by the unique Id.
+        // The row is valid while its cursor lives.
+        let cursor = try Row.fetchCursor(statement, arguments: [normalized])
+        return try withExtendedLifetime(cursor) {
+            guard let row = try cursor.next() else { return nil }
+            return StoredRow(
+                rowID: row[0],
+                id: row[1],
+                isDeleted: (row[2] as Int64? ?? 0) != 0,
+                lastModified: row[3] ?? 0,
+                systemModstamp: row[4] ?? 0
             )
         }
     }
@@ -197,8 +200,8 @@ extension OrgWriter {
         let id = context.idSpace.id(prefix: object.keyPrefix, counter: try OrgMeta.nextIDCounter(db))
         let audit = try auditValues(given: values, creating: true)
         values.removeAll { Self.auditFields.contains($0.0.name.lowercased()) }
-        var columns = ["Id", "IsDeleted"] + audit.map(\.0)
-        var arguments: [DatabaseValue] = [id.databaseValue, 0.databaseValue] + audit.map(\.1)
+        var columns = ["Id", "IsDeleted"] + audit.map { $0.0 }
+        var arguments: [DatabaseValue] = [id.databaseValue, 0.databaseValue] + audit.map { $0.1 }
         for (field, value) in values {
             columns.append(field.name)
             arguments.append(value)
@@ -209,7 +212,7 @@ extension OrgWriter {
             sql:
                 "INSERT INTO \(OrgSQL.identifier(object.name)) (\(columns.map(OrgSQL.identifier).joined(separator: ", "))) VALUES (\(placeholders))"
         )
-        try statement.execute(arguments: StatementArguments(arguments))
+        try statement.execute(arguments: OrgSQL.arguments(arguments))
         try maintainComputedFields(object, rowID: db.lastInsertedRowID)
         if mode != .seed { try markRecent(object, id: id) }
         return id
@@ -222,14 +225,14 @@ extension OrgWriter {
         try checkIntegrity(values, object: object, ownID: row.id, creating: false, rowID: row.rowID)
         let audit = try auditValues(given: values, creating: false)
         values.removeAll { Self.auditFields.contains($0.0.name.lowercased()) }
-        let assignments = (audit.map(\.0) + values.map(\.0.name)).map { "\(OrgSQL.identifier($0)) = ?" }
-        var arguments = audit.map(\.1) + values.map(\.1)
+        let assignments = (audit.map { $0.0 } + values.map { $0.0.name }).map { "\(OrgSQL.identifier($0)) = ?" }
+        var arguments = audit.map { $0.1 } + values.map { $0.1 }
         arguments.append(row.rowID.databaseValue)
         // Prepared once per shape: compiling an UPDATE also compiles the table's change-capture
         // trigger, which cost more than the write itself.
         try db.cachedStatement(
             sql: "UPDATE \(OrgSQL.identifier(object.name)) SET \(assignments.joined(separator: ", ")) WHERE rowid = ?"
-        ).execute(arguments: StatementArguments(arguments))
+        ).execute(arguments: OrgSQL.arguments(arguments))
         try maintainComputedFields(object, rowID: row.rowID)
         try markRecent(object, id: row.id)
     }

@@ -159,6 +159,22 @@ public final class OrgWriter {
     /// Runs `body` in a savepoint: when it throws, only its own writes are rolled back and the error
     /// is rethrown; the enclosing transaction goes on.
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        if db.isInsideTransaction {
+            // Every record of a collections call runs in one: the statements are prepared once,
+            // where GRDB's `inSavepoint` compiles three for each record.
+            try db.cachedStatement(sql: "SAVEPOINT org_write").execute()
+            do {
+                let value = try body()
+                try db.cachedStatement(sql: "RELEASE SAVEPOINT org_write").execute()
+                return value
+            } catch {
+                // The body's error is the one to report; a failed rollback (the transaction itself
+                // gone, as after SQLITE_FULL) leaves nothing to undo here.
+                try? db.cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT org_write").execute()
+                try? db.cachedStatement(sql: "RELEASE SAVEPOINT org_write").execute()
+                throw error
+            }
+        }
         var result: Result<T, any Error>?
         try db.inSavepoint {
             do {

@@ -98,9 +98,12 @@ public final class RequestWindow: @unchecked Sendable {
 
     /// Runs `request` for every element of `items`, each holding a slot, and hands each answer to
     /// `receive` (with the element's index) in the calling task as it arrives, in whatever order
-    /// the answers come. At most ``limit`` child tasks exist at once, so nothing is buffered beyond
-    /// the requests in flight. The first error cancels the requests not yet answered, waits for
-    /// them, and is thrown.
+    /// the answers come. The slots are taken here, in the calling task, before each request starts:
+    /// the elements of one call queue for the window in order, ahead of those of a later call, so
+    /// when several batches share the window the oldest one's requests all go out first (it is
+    /// answered, and written back, while the next one fills the window). At most ``limit``
+    /// requests run at once; answers not yet handed to `receive` are at most `items.count`. The
+    /// first error cancels the requests not yet answered, waits for them, and is thrown.
     ///
     /// - Parameters:
     ///   - items: What to send, in the order the requests start.
@@ -112,21 +115,26 @@ public final class RequestWindow: @unchecked Sendable {
         receive: (Int, Answer) throws -> Void
     ) async throws {
         guard !items.isEmpty else { return }
+        let failed = FailureFlag()
         try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
-            var next = 0
-            var running = 0
-            while true {
-                while next < items.count, running < max(1, limit) {
-                    let index = next
-                    let item = items[index]
-                    group.addTask { [self] in (index, try await run { try await request(item) }) }
-                    next += 1
-                    running += 1
+            for (index, item) in items.enumerated() {
+                await acquire()
+                // After a failure nothing more is sent; the error is thrown below.
+                guard !failed.isSet else {
+                    release()
+                    break
                 }
-                guard let (index, answer) = try await group.next() else { break }
-                running -= 1
-                try receive(index, answer)
+                group.addTask { [self] in
+                    defer { release() }
+                    do {
+                        return (index, try await request(item))
+                    } catch {
+                        failed.set()
+                        throw error
+                    }
+                }
             }
+            while let (index, answer) = try await group.next() { try receive(index, answer) }
         }
     }
 
@@ -141,4 +149,15 @@ public final class RequestWindow: @unchecked Sendable {
         }
         return waiter
     }
+}
+
+/// Set once by the first request of a ``RequestWindow/forEach(_:_:receive:)`` that fails.
+private final class FailureFlag: @unchecked Sendable {
+    // Safe: `value` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
 }

@@ -294,7 +294,7 @@ struct SyncUpRunner: Sendable {
 
     /// The batches being sent at once (sharing the run's ``window``): while the oldest's last
     /// calls are answered, the next one's fill the window.
-    static let batchesInFlight = 2
+    static let batchesInFlight = 3
 
     /// A batch whose records were sent, with each one's outcome.
     struct SentBatch: Sendable {
