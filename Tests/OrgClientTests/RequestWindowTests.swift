@@ -100,4 +100,63 @@ struct RequestWindowTests {
         }
         #expect(gauge.most == 3)
     }
+
+    /// The order requests started in.
+    final class StartLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: [String] = []
+        var order: [String] { lock.withLock { names } }
+        func start(_ name: String) { lock.withLock { names.append(name) } }
+    }
+
+    @Test func anEarlierLoopsRequestsAllStartBeforeALaterLoopsOnes() async throws {
+        // Two batches sharing the window: the older one's requests go out first, so it is
+        // answered while the newer one fills the window (not both finishing together).
+        let window = RequestWindow(limit: 2)
+        let log = StartLog()
+        let (firstStarted, started) = AsyncStream.makeStream(of: Void.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await window.forEach(Array(0..<6)) { item in
+                    log.start("a\(item)")
+                    if item == 0 { started.yield() }
+                    try await Task.sleep(for: .milliseconds(5))
+                } receive: { _, _ in
+                }
+            }
+            for await _ in firstStarted { break }
+            group.addTask {
+                try await window.forEach(Array(0..<6)) { item in
+                    log.start("b\(item)")
+                    try await Task.sleep(for: .milliseconds(5))
+                } receive: { _, _ in
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(log.order == (0..<6).map { "a\($0)" } + (0..<6).map { "b\($0)" })
+    }
+
+    @Test func aRequestAheadOfTheQueueTakesTheNextFreeSlot() async throws {
+        let window = RequestWindow(limit: 1)
+        let log = StartLog()
+        let (firstStarted, started) = AsyncStream.makeStream(of: Void.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await window.forEach(Array(0..<4)) { item in
+                    log.start("loop\(item)")
+                    if item == 0 { started.yield() }
+                    // The first holds its slot long enough for the read-back to queue.
+                    try await Task.sleep(for: .milliseconds(item == 0 ? 200 : 5))
+                } receive: { _, _ in
+                }
+            }
+            for await _ in firstStarted { break }
+            group.addTask {
+                try await window.run(aheadOfQueue: true) { log.start("read-back") }
+            }
+            try await group.waitForAll()
+        }
+        #expect(log.order == ["loop0", "read-back", "loop1", "loop2", "loop3"])
+    }
 }

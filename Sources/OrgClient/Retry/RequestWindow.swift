@@ -2,7 +2,14 @@ import Foundation
 
 /// The most requests one run keeps in flight at once (`maxConcurrentRequests`), shared by
 /// everything the run sends: every request takes a slot for as long as it is in flight, and a
-/// request finding every slot taken waits for one to come free (first come, first served).
+/// request finding every slot taken waits for one to come free.
+///
+/// Slots go out in queue order, and a ``forEach(_:_:receive:)`` queues all its elements at once
+/// when it starts: when several batches share the window, the oldest one's requests all start
+/// before the next one's, so it is answered (and can be written back) while the next one keeps
+/// the window full. A plain ``run(aheadOfQueue:_:)`` or ``acquire()`` queues behind everything
+/// queued before it; a request on a run's critical path (reading back the oldest batch's dates
+/// before it is written back) passes the queue with `aheadOfQueue`, and takes the next free slot.
 ///
 /// The limit can be lowered while requests are in flight (``setLimit(_:)``): slots given back
 /// above the new limit are not handed out again, so the run settles at the new limit as its
@@ -21,11 +28,39 @@ public final class RequestWindow: @unchecked Sendable {
     private let lock = NSLock()
     private var state: State
 
+    /// Each request holds a ticket (a place in the queue); slots are handed out in ticket order.
     private struct State {
         var limit: Int
         var inUse = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        var firstWaiter = 0
+        /// The next ticket to hand out.
+        var nextTicket = 0
+        /// The ticket whose turn it is.
+        var turn = 0
+        /// Tickets waiting for a slot.
+        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Tickets given up (a loop that stopped early): their turn passes at once.
+        var abandoned: Set<Int> = []
+        /// Requests passing the queue, first come first served.
+        var urgent: [CheckedContinuation<Void, Never>] = []
+
+        /// Gives slots to the waiting tickets whose turn it is; returns them to resume.
+        mutating func grant() -> [CheckedContinuation<Void, Never>] {
+            var woken: [CheckedContinuation<Void, Never>] = []
+            while true {
+                if inUse < limit, !urgent.isEmpty {
+                    inUse += 1
+                    woken.append(urgent.removeFirst())
+                } else if abandoned.remove(turn) != nil {
+                    turn += 1
+                } else if inUse < limit, let next = waiting.removeValue(forKey: turn) {
+                    inUse += 1
+                    turn += 1
+                    woken.append(next)
+                } else {
+                    return woken
+                }
+            }
+        }
     }
 
     /// A window of `limit` slots (at least 1).
@@ -38,54 +73,42 @@ public final class RequestWindow: @unchecked Sendable {
 
     /// Changes the limit (at least 1); a higher limit lets waiting requests go at once.
     public func setLimit(_ limit: Int) {
-        let woken: [CheckedContinuation<Void, Never>] = lock.withLock {
+        let woken = lock.withLock {
             state.limit = max(1, limit)
-            var woken: [CheckedContinuation<Void, Never>] = []
-            while state.inUse < state.limit, let next = popWaiter() {
-                state.inUse += 1
-                woken.append(next)
-            }
-            return woken
+            return state.grant()
         }
         for continuation in woken { continuation.resume() }
     }
 
-    /// Takes a slot, waiting for one when all are taken. Not cancellable: every holder gives its
-    /// slot back, so the wait ends.
+    /// Takes a slot, waiting behind every request queued before. Not cancellable: every holder
+    /// gives its slot back, so the wait ends.
     public func acquire() async {
-        if lock.withLock({ () -> Bool in
-            guard state.inUse < state.limit, state.firstWaiter == state.waiters.count else { return false }
-            state.inUse += 1
-            return true
-        }) {
-            return
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = lock.withLock { () -> Bool in
-                if state.inUse < state.limit, state.firstWaiter == state.waiters.count {
-                    state.inUse += 1
-                    return true
-                }
-                state.waiters.append(continuation)
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await acquire(ticket: reserve(1).lowerBound)
     }
 
-    /// Gives a slot back; the longest-waiting request gets it when the limit allows.
+    /// Gives a slot back; the next ticket in turn gets it when the limit allows.
     public func release() {
-        let next: CheckedContinuation<Void, Never>? = lock.withLock {
-            if state.inUse <= state.limit, let waiter = popWaiter() { return waiter }
+        let woken = lock.withLock {
             state.inUse -= 1
-            return nil
+            return state.grant()
         }
-        next?.resume()
+        for continuation in woken { continuation.resume() }
     }
 
-    /// Runs `body` holding a slot.
-    public func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        await acquire()
+    /// Runs `body` holding a slot; with `aheadOfQueue`, the next slot free, before every request
+    /// queued.
+    public func run<T: Sendable>(aheadOfQueue: Bool = false, _ body: () async throws -> T) async throws -> T {
+        if aheadOfQueue {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let woken = lock.withLock {
+                    state.urgent.append(continuation)
+                    return state.grant()
+                }
+                for next in woken { next.resume() }
+            }
+        } else {
+            await acquire()
+        }
         do {
             let result = try await body()
             release()
@@ -97,13 +120,12 @@ public final class RequestWindow: @unchecked Sendable {
     }
 
     /// Runs `request` for every element of `items`, each holding a slot, and hands each answer to
-    /// `receive` (with the element's index) in the calling task as it arrives, in whatever order
-    /// the answers come. The slots are taken here, in the calling task, before each request starts:
-    /// the elements of one call queue for the window in order, ahead of those of a later call, so
-    /// when several batches share the window the oldest one's requests all go out first (it is
-    /// answered, and written back, while the next one fills the window). At most ``limit``
-    /// requests run at once; answers not yet handed to `receive` are at most `items.count`. The
-    /// first error cancels the requests not yet answered, waits for them, and is thrown.
+    /// `receive` (with the element's index) in the calling task, in whatever order the answers
+    /// come: those in before the last element started when it has, the others as they arrive. The elements take their places in the queue together, when the call
+    /// starts, and their slots in the calling task, so at most ``limit`` requests run at once and
+    /// answers not yet handed to `receive` are at most `items.count`. The first error stops the
+    /// sending (the elements not started give their places up), waits for the requests in flight,
+    /// and is thrown.
     ///
     /// - Parameters:
     ///   - items: What to send, in the order the requests start.
@@ -115,15 +137,15 @@ public final class RequestWindow: @unchecked Sendable {
         receive: (Int, Answer) throws -> Void
     ) async throws {
         guard !items.isEmpty else { return }
+        let tickets = reserve(items.count)
         let failed = FailureFlag()
         try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
             for (index, item) in items.enumerated() {
-                await acquire()
-                // After a failure nothing more is sent; the error is thrown below.
                 guard !failed.isSet else {
-                    release()
+                    abandon(tickets.lowerBound + index..<tickets.upperBound)
                     break
                 }
+                await acquire(ticket: tickets.lowerBound + index)
                 group.addTask { [self] in
                     defer { release() }
                     do {
@@ -138,16 +160,33 @@ public final class RequestWindow: @unchecked Sendable {
         }
     }
 
-    /// The first waiter, removed; `nil` when none waits. Called with `lock` held.
-    private func popWaiter() -> CheckedContinuation<Void, Never>? {
-        guard state.firstWaiter < state.waiters.count else { return nil }
-        let waiter = state.waiters[state.firstWaiter]
-        state.firstWaiter += 1
-        if state.firstWaiter == state.waiters.count {
-            state.waiters.removeAll(keepingCapacity: true)
-            state.firstWaiter = 0
+    /// `count` consecutive places in the queue.
+    private func reserve(_ count: Int) -> Range<Int> {
+        lock.withLock {
+            let first = state.nextTicket
+            state.nextTicket += count
+            return first..<state.nextTicket
         }
-        return waiter
+    }
+
+    /// Waits for `ticket`'s turn and a free slot, and takes the slot.
+    private func acquire(ticket: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let woken = lock.withLock {
+                state.waiting[ticket] = continuation
+                return state.grant()
+            }
+            for next in woken { next.resume() }
+        }
+    }
+
+    /// Gives up places never used, so the tickets behind them get their turn.
+    private func abandon(_ tickets: Range<Int>) {
+        let woken = lock.withLock {
+            state.abandoned.formUnion(tickets)
+            return state.grant()
+        }
+        for continuation in woken { continuation.resume() }
     }
 }
 

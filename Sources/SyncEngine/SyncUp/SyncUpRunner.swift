@@ -342,7 +342,9 @@ struct SyncUpRunner: Sendable {
         var versions: [Int64: SyncUpConflictChecker.ServerVersion] = [:]
         if !plan.isOverwrite {
             let checker = SyncUpConflictChecker(org: org, modificationDateFieldName: plan.modificationDateFieldName)
-            versions = try await window.run { [batch] in try await checker.serverVersions(of: batch) }
+            versions = try await window.run(aheadOfQueue: true) { [batch] in
+                try await checker.serverVersions(of: batch)
+            }
         }
         var toSend: [SyncUpRecord] = []
         for record in batch where outcomes[record.entryID] == nil {
@@ -418,7 +420,7 @@ struct SyncUpRunner: Sendable {
             return (type, id)
         }
         let readBack = SyncUpReadBack(org: org, modificationDateFieldName: plan.modificationDateFieldName)
-        let dates = try await window.run { try await readBack.modificationDates(of: written) }
+        let dates = try await window.run(aheadOfQueue: true) { try await readBack.modificationDates(of: written) }
         let state = progress.batchWritten(batch, outcomes: outcomes)
         let writeBack = SyncUpWriteBack(
             soupName: state.soupName,
