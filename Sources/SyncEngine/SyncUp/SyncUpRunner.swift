@@ -292,8 +292,9 @@ struct SyncUpRunner: Sendable {
         }
     }
 
-    /// The batches being sent at once (sharing the run's ``window``): while the oldest's last
-    /// calls are answered, the next one's fill the window.
+    /// The batches being sent at once (sharing the run's ``window``, which serves them in order):
+    /// the oldest's calls go out first, and while it is read back and written back the next two
+    /// keep the window full (with two, the window ran dry at every page at 100 ms per request).
     static let batchesInFlight = 3
 
     /// A batch whose records were sent, with each one's outcome.
