@@ -141,11 +141,13 @@ public final class RequestWindow: @unchecked Sendable {
         let failed = FailureFlag()
         try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
             for (index, item) in items.enumerated() {
+                await acquire(ticket: tickets.lowerBound + index)
+                // After a failure nothing more is sent: the slot and the later places go back.
                 guard !failed.isSet else {
-                    abandon(tickets.lowerBound + index..<tickets.upperBound)
+                    release()
+                    abandon(tickets.lowerBound + index + 1..<tickets.upperBound)
                     break
                 }
-                await acquire(ticket: tickets.lowerBound + index)
                 group.addTask { [self] in
                     defer { release() }
                     do {
