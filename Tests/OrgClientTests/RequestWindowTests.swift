@@ -162,4 +162,21 @@ struct RequestWindowTests {
         }
         #expect(log.order == ["loop0", "read-back", "loop1", "loop2", "loop3"])
     }
+
+    @Test func afterAFailureNothingMoreIsSentAndTheWindowStaysUsable() async throws {
+        struct Refused: Error {}
+        let window = RequestWindow(limit: 1)
+        let log = StartLog()
+        await #expect(throws: Refused.self) {
+            try await window.forEach(Array(0..<10)) { item in
+                log.start("\(item)")
+                if item == 2 { throw Refused() }
+            } receive: { _, _ in
+            }
+        }
+        #expect(log.order == ["0", "1", "2"])
+        // The places the loop gave up do not hold the queue.
+        try await window.run { log.start("later") }
+        #expect(log.order.last == "later")
+    }
 }
