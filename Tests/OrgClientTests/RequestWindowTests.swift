@@ -109,30 +109,44 @@ struct RequestWindowTests {
         func start(_ name: String) { lock.withLock { names.append(name) } }
     }
 
+    /// Runs a loop of `count` requests named `name0`, `name1`, … through `window`; once its first
+    /// request has started (it holds its slot for `firstHold` ms, the others for 5 ms), runs `then`
+    /// beside it, and waits for both.
+    static func loop(
+        _ name: String,
+        of count: Int,
+        through window: RequestWindow,
+        log: StartLog,
+        firstHold: Int = 5,
+        then: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let (firstStarted, started) = AsyncStream.makeStream(of: Void.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await window.forEach(Array(0..<count)) { item in
+                    log.start("\(name)\(item)")
+                    if item == 0 { started.yield() }
+                    try await Task.sleep(for: .milliseconds(item == 0 ? firstHold : 5))
+                } receive: { _, _ in
+                }
+            }
+            for await _ in firstStarted { break }
+            group.addTask(operation: then)
+            try await group.waitForAll()
+        }
+    }
+
     @Test func anEarlierLoopsRequestsAllStartBeforeALaterLoopsOnes() async throws {
         // Two batches sharing the window: the older one's requests go out first, so it is
         // answered while the newer one fills the window (not both finishing together).
         let window = RequestWindow(limit: 2)
         let log = StartLog()
-        let (firstStarted, started) = AsyncStream.makeStream(of: Void.self)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await window.forEach(Array(0..<6)) { item in
-                    log.start("a\(item)")
-                    if item == 0 { started.yield() }
-                    try await Task.sleep(for: .milliseconds(5))
-                } receive: { _, _ in
-                }
+        try await Self.loop("a", of: 6, through: window, log: log) {
+            try await window.forEach(Array(0..<6)) { item in
+                log.start("b\(item)")
+                try await Task.sleep(for: .milliseconds(5))
+            } receive: { _, _ in
             }
-            for await _ in firstStarted { break }
-            group.addTask {
-                try await window.forEach(Array(0..<6)) { item in
-                    log.start("b\(item)")
-                    try await Task.sleep(for: .milliseconds(5))
-                } receive: { _, _ in
-                }
-            }
-            try await group.waitForAll()
         }
         // Within one loop the bodies may begin in any order (their slots came in order).
         let order = log.order
@@ -143,22 +157,9 @@ struct RequestWindowTests {
     @Test func aRequestAheadOfTheQueueTakesTheNextFreeSlot() async throws {
         let window = RequestWindow(limit: 1)
         let log = StartLog()
-        let (firstStarted, started) = AsyncStream.makeStream(of: Void.self)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await window.forEach(Array(0..<4)) { item in
-                    log.start("loop\(item)")
-                    if item == 0 { started.yield() }
-                    // The first holds its slot long enough for the read-back to queue.
-                    try await Task.sleep(for: .milliseconds(item == 0 ? 200 : 5))
-                } receive: { _, _ in
-                }
-            }
-            for await _ in firstStarted { break }
-            group.addTask {
-                try await window.run(aheadOfQueue: true) { log.start("read-back") }
-            }
-            try await group.waitForAll()
+        // The first request holds its slot long enough for the read-back to queue.
+        try await Self.loop("loop", of: 4, through: window, log: log, firstHold: 200) {
+            try await window.run(aheadOfQueue: true) { log.start("read-back") }
         }
         #expect(log.order == ["loop0", "read-back", "loop1", "loop2", "loop3"])
     }
