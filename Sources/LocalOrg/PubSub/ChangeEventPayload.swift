@@ -42,7 +42,8 @@ struct ChangeEventPayload {
             // (an event of 200 records of a 60-field object would make 12,000 of them).
             var columns: [String: Int] = [:]
             for (index, name) in (rows.first.map { Array($0.columnNames) } ?? []).enumerated() {
-                columns[name.lowercased()] = columns[name.lowercased()] ?? index
+                let key = name.lowercased()
+                if columns[key] == nil { columns[key] = index }
             }
             for field in schema.fields where changeType != "UPDATE" || named.contains(field.name) {
                 let column = columns[field.name.lowercased()]

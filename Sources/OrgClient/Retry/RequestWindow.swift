@@ -73,11 +73,7 @@ public final class RequestWindow: @unchecked Sendable {
 
     /// Changes the limit (at least 1); a higher limit lets waiting requests go at once.
     public func setLimit(_ limit: Int) {
-        let woken = lock.withLock {
-            state.limit = max(1, limit)
-            return state.grant()
-        }
-        for continuation in woken { continuation.resume() }
+        update { $0.limit = max(1, limit) }
     }
 
     /// Takes a slot, waiting behind every request queued before. Not cancellable: every holder
@@ -88,24 +84,14 @@ public final class RequestWindow: @unchecked Sendable {
 
     /// Gives a slot back; the next ticket in turn gets it when the limit allows.
     public func release() {
-        let woken = lock.withLock {
-            state.inUse -= 1
-            return state.grant()
-        }
-        for continuation in woken { continuation.resume() }
+        update { $0.inUse -= 1 }
     }
 
     /// Runs `body` holding a slot; with `aheadOfQueue`, the next slot free, before every request
     /// queued.
     public func run<T: Sendable>(aheadOfQueue: Bool = false, _ body: () async throws -> T) async throws -> T {
         if aheadOfQueue {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let woken = lock.withLock {
-                    state.urgent.append(continuation)
-                    return state.grant()
-                }
-                for next in woken { next.resume() }
-            }
+            await wait { state, continuation in state.urgent.append(continuation) }
         } else {
             await acquire()
         }
@@ -121,8 +107,9 @@ public final class RequestWindow: @unchecked Sendable {
 
     /// Runs `request` for every element of `items`, each holding a slot, and hands each answer to
     /// `receive` (with the element's index) in the calling task, in whatever order the answers
-    /// come: those in before the last element started when it has, the others as they arrive. The elements take their places in the queue together, when the call
-    /// starts, and their slots in the calling task, so at most ``limit`` requests run at once and
+    /// come: those in before the last element started when it has, the others as they arrive. The
+    /// elements take their places in the queue together, when the call starts, and their slots in
+    /// the calling task, so at most ``limit`` requests run at once and
     /// answers not yet handed to `receive` are at most `items.count`. The first error stops the
     /// sending (the elements not started give their places up), waits for the requests in flight,
     /// and is thrown.
@@ -144,8 +131,10 @@ public final class RequestWindow: @unchecked Sendable {
                 await acquire(ticket: tickets.lowerBound + index)
                 // After a failure nothing more is sent: the slot and the later places go back.
                 guard !failed.isSet else {
-                    release()
-                    abandon(tickets.lowerBound + index + 1..<tickets.upperBound)
+                    update { state in
+                        state.inUse -= 1
+                        state.abandoned.formUnion(tickets.lowerBound + index + 1..<tickets.upperBound)
+                    }
                     break
                 }
                 group.addTask { [self] in
@@ -173,19 +162,19 @@ public final class RequestWindow: @unchecked Sendable {
 
     /// Waits for `ticket`'s turn and a free slot, and takes the slot.
     private func acquire(ticket: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let woken = lock.withLock {
-                state.waiting[ticket] = continuation
-                return state.grant()
-            }
-            for next in woken { next.resume() }
-        }
+        await wait { state, continuation in state.waiting[ticket] = continuation }
     }
 
-    /// Gives up places never used, so the tickets behind them get their turn.
-    private func abandon(_ tickets: Range<Int>) {
+    /// Suspends until `enqueue`'s place (given the continuation to resume) gets a slot.
+    private func wait(_ enqueue: (inout State, CheckedContinuation<Void, Never>) -> Void) async {
+        await withCheckedContinuation { continuation in update { enqueue(&$0, continuation) } }
+    }
+
+    /// Changes the state under the lock, hands out the slots the change makes free (in the
+    /// queue's order), and resumes their holders outside the lock.
+    private func update(_ change: (inout State) -> Void) {
         let woken = lock.withLock {
-            state.abandoned.formUnion(tickets)
+            change(&state)
             return state.grant()
         }
         for continuation in woken { continuation.resume() }
