@@ -14,12 +14,6 @@ struct OrgExportCommand: AsyncParsableCommand {
             """
     )
 
-    /// Output formats.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-    }
-
     @Option(name: .long, help: "The local org's data directory.")
     var data: String
 
@@ -30,7 +24,7 @@ struct OrgExportCommand: AsyncParsableCommand {
     var objects: [String] = []
 
     @Option(help: "Output format: text or json.")
-    var format: Format = .text
+    var format: OutputFormat = .text
 
     func validate() throws {
         let database = URL(fileURLWithPath: data).appendingPathComponent(OrgDatabase.fileName)
@@ -62,13 +56,12 @@ struct OrgExportCommand: AsyncParsableCommand {
                 ExportSummary(
                     plan: report.planFile.path,
                     files: report.files.map(\.path),
-                    objects: report.counts.map { ExportSummary.Count(object: $0.object, records: $0.count) },
+                    objects: ObjectRecordCount.list(report.counts),
                     droppedReferences: report.droppedReferences
                 )
             )
         case .text:
-            var text = ""
-            for (object, count) in report.counts { text += "\(object): \(count) record\(count == 1 ? "" : "s")\n" }
+            var text = ObjectRecordCount.lines(report.counts)
             text += "wrote \(report.planFile.path)\n"
             if report.droppedReferences > 0 {
                 text +=
@@ -82,13 +75,8 @@ struct OrgExportCommand: AsyncParsableCommand {
 
 /// The JSON output of `syncrun org export --format json`.
 private struct ExportSummary: Encodable {
-    struct Count: Encodable {
-        var object: String
-        var records: Int
-    }
-
     var plan: String
     var files: [String]
-    var objects: [Count]
+    var objects: [ObjectRecordCount]
     var droppedReferences: Int
 }

@@ -15,12 +15,6 @@ struct OrgSeedCommand: AsyncParsableCommand {
             """
     )
 
-    /// Output formats.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-    }
-
     @Option(name: .long, help: "The local org's data directory (created if missing).")
     var data: String
 
@@ -37,7 +31,7 @@ struct OrgSeedCommand: AsyncParsableCommand {
     var idSeed: UInt64?
 
     @Option(help: "Output format: text (one line per object) or json.")
-    var format: Format = .text
+    var format: OutputFormat = .text
 
     @Flag(help: "Seed only when the data directory holds no org yet, so a script can run this every time.")
     var ifNew = false
@@ -76,13 +70,12 @@ struct OrgSeedCommand: AsyncParsableCommand {
             try StandardStreams.writeJSON(
                 SeedSummary(
                     total: report.total,
-                    objects: report.counts.map { SeedSummary.Count(object: $0.object, records: $0.count) },
+                    objects: ObjectRecordCount.list(report.counts),
                     skipped: false
                 )
             )
         case .text:
-            var text = ""
-            for (object, count) in report.counts { text += "\(object): \(count) record\(count == 1 ? "" : "s")\n" }
+            var text = ObjectRecordCount.lines(report.counts)
             text += "seeded \(report.total) record\(report.total == 1 ? "" : "s") into \(data)\n"
             StandardStreams.write(text)
         }
@@ -91,13 +84,8 @@ struct OrgSeedCommand: AsyncParsableCommand {
 
 /// The JSON output of `syncrun org seed --format json`.
 private struct SeedSummary: Encodable {
-    struct Count: Encodable {
-        var object: String
-        var records: Int
-    }
-
     var total: Int
-    var objects: [Count]
+    var objects: [ObjectRecordCount]
     /// True when `--if-new` found an existing org and seeded nothing.
     var skipped: Bool
 }

@@ -25,11 +25,6 @@ struct OrgServeCommand: AsyncParsableCommand {
             """
     )
 
-    /// How the start-up line is printed.
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     @Option(name: .long, help: ArgumentHelp("The data directory (created if missing).", valueName: "dir"))
     var data: String
 

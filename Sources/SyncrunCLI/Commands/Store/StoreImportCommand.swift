@@ -16,7 +16,7 @@ struct StoreImportCommand: ParsableCommand {
     )
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
     @Option(help: ArgumentHelp("Match entries by this indexed path instead of _soupEntryId.", valueName: "path"))
     var externalID: String = "_soupEntryId"
 

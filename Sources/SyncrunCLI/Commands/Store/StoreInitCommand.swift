@@ -16,7 +16,7 @@ struct StoreInitCommand: ParsableCommand {
     )
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     struct Outcome: Encodable {
         var soup: String

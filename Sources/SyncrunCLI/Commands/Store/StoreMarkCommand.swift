@@ -23,7 +23,7 @@ struct StoreMarkCommand: ParsableCommand {
     }
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
     @Flag(help: "The local change to record.") var change: Change
     @Option(
         name: .customLong("where"),

@@ -82,12 +82,6 @@ extension StoreOptions {
     }
 }
 
-/// Output format of the `store` subcommands.
-enum StoreOutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text
-    case json
-}
-
 /// Turns store errors into CLI errors (exit status 1).
 enum StoreErrors {
     static func converting<T>(_ body: () throws -> T) throws -> T {

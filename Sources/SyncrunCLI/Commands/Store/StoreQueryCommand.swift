@@ -14,7 +14,7 @@ struct StoreQueryCommand: ParsableCommand {
     )
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
     @Option(
         name: .customLong("arg"),
         help: ArgumentHelp("A value for the next ? placeholder (text).", valueName: "value")

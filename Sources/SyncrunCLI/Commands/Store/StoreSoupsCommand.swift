@@ -9,7 +9,7 @@ struct StoreSoupsCommand: ParsableCommand {
     )
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     struct Row: Encodable {
         struct Index: Encodable {

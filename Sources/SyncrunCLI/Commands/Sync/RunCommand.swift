@@ -37,7 +37,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Sync downs ignore their watermarks: fetch everything, then store the new watermark.") var full = false
     @Flag(help: "Recreate stored definitions that differ from the config (resets their watermark).")
     var replace = false
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func validate() throws {
         if dryRun, resume { throw ValidationError("--dry-run and --resume cannot be combined") }

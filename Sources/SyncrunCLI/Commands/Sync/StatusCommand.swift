@@ -20,7 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The sync's name (default: every sync).") var name: String?
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func run() async throws {
         // The config is parsed first, as by every command: a broken one fails here (exit 1).

@@ -25,7 +25,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Ignore the watermarks: fetch everything, then store the new watermark.") var full = false
     @Flag(help: "Recreate stored definitions that differ from the config (resets their watermark).")
     var replace = false
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func run() async throws {
         let (names, full, replace) = (names, full, replace)

@@ -14,7 +14,7 @@ import SyncrunSession
 struct SyncCommandSession {
     let store: StoreOptions
     let org: OrgOptions
-    let format: SyncOutputFormat
+    let format: OutputFormat
     /// `--max-requests`, `--min-api-share`, `--stop-api-share`, where the command has them.
     var requests = RequestSettings()
 
