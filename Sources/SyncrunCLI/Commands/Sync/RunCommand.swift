@@ -100,14 +100,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The plan of the config (restricted to `only` and what they depend on), with the syncs by name.
     static func plan(_ config: LoadedConfig, only: [String]) throws -> (SyncPlan, [String: SyncDefinition]) {
-        guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
-        var plan: SyncPlan
-        do {
-            plan = try SyncPlan(planning: syncs)
-            if !only.isEmpty { plan = try plan.only(only) }
-        } catch let error as PlanError {
-            throw CLIError.usage(error.message)
-        }
+        let plan = try SyncCommandSession.plan(of: config, only: only)
         var definitions: [String: SyncDefinition] = [:]
         for name in plan.syncNames {
             definitions[name] = try SyncCommandSession.definition(named: name, in: config)

@@ -31,14 +31,7 @@ struct SyncCommand: AsyncParsableCommand {
         let (names, full, replace) = (names, full, replace)
         let session = SyncCommandSession(store: store, org: org, format: format, requests: requests.settings)
         try await session.run(names: names) { config, engine, stop, events in
-            guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
-            var plan: SyncPlan
-            do {
-                plan = try SyncPlan(planning: syncs)
-                if !names.isEmpty { plan = try plan.only(names) }
-            } catch let error as PlanError {
-                throw CLIError.usage(error.message)
-            }
+            let plan = try SyncCommandSession.plan(of: config, only: names)
             var summaries: [SyncRunSummary] = []
             for step in plan.steps {
                 let definition = try SyncCommandSession.definition(named: step.syncName, in: config)
