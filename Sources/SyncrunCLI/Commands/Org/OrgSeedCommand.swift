@@ -18,17 +18,7 @@ struct OrgSeedCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The local org's data directory (created if missing).")
     var data: String
 
-    @Option(name: .long, help: "A JSON schema file adding custom objects and fields.")
-    var schema: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Seed a new org's org ID and record IDs, for reproducible runs; an existing org keeps its IDs.",
-            valueName: "n"
-        )
-    )
-    var idSeed: UInt64?
+    @OptionGroup var newOrg: NewOrgOptions
 
     @Option(help: "Output format: text (one line per object) or json.")
     var format: OutputFormat = .text
@@ -54,13 +44,7 @@ struct OrgSeedCommand: AsyncParsableCommand {
         }
         let report: OrgSeedReport
         do {
-            var orgSchema: OrgSchema?
-            if let schema { orgSchema = try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: schema)) }
-            let database = try OrgDatabase(
-                directory: URL(fileURLWithPath: data),
-                schema: orgSchema,
-                configuration: OrgDatabase.Configuration(idSeed: idSeed)
-            )
+            let database = try newOrg.openDatabase(in: URL(fileURLWithPath: data))
             report = try OrgSeeder(database: database).seed(files: files.map { URL(fileURLWithPath: $0) })
         } catch let error as OrgError {
             throw CLIError(error.message)

@@ -65,17 +65,7 @@ struct OrgServeCommand: AsyncParsableCommand {
     )
     var refreshToken: String?
 
-    @Option(name: .long, help: ArgumentHelp("A JSON schema file adding custom objects and fields.", valueName: "file"))
-    var schema: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Seed a new org's org ID and record IDs, for reproducible runs; an existing org keeps its IDs.",
-            valueName: "n"
-        )
-    )
-    var idSeed: UInt64?
+    @OptionGroup var newOrg: NewOrgOptions
 
     @Option(
         name: .long,
@@ -223,15 +213,7 @@ struct OrgServeCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: data, isDirectory: true)
         let server: LocalOrgServer
         do {
-            var orgSchema: OrgSchema?
-            if let schema {
-                orgSchema = try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: schema))
-            }
-            let database = try OrgDatabase(
-                directory: directory,
-                schema: orgSchema,
-                configuration: OrgDatabase.Configuration(idSeed: idSeed)
-            )
+            let database = try newOrg.openDatabase(in: directory)
             server = try LocalOrgServer(configuration: configuration, database: database)
         } catch let error as OrgError {
             throw CLIError(error.message)
