@@ -34,8 +34,7 @@ struct OrgExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let report: OrgExportReport
-        do {
+        let report = try LibraryErrors.converting(OrgError.self) {
             let database = try OrgDatabase(directory: URL(fileURLWithPath: data))
             // An object name typed wrong: a usage error with a suggestion, before anything is written.
             let names = database.schema.objects.map(\.name)
@@ -46,9 +45,7 @@ struct OrgExportCommand: AsyncParsableCommand {
                         + "; leave --object out to export every object with records"
                 )
             }
-            report = try OrgExporter(database: database).export(objects: objects, to: URL(fileURLWithPath: output))
-        } catch let error as OrgError {
-            throw CLIError(error.message)
+            return try OrgExporter(database: database).export(objects: objects, to: URL(fileURLWithPath: output))
         }
         switch format {
         case .json:

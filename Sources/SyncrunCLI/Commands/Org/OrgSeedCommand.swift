@@ -42,12 +42,9 @@ struct OrgSeedCommand: AsyncParsableCommand {
             }
             return
         }
-        let report: OrgSeedReport
-        do {
+        let report = try LibraryErrors.converting(OrgError.self) {
             let database = try newOrg.openDatabase(in: URL(fileURLWithPath: data))
-            report = try OrgSeeder(database: database).seed(files: files.map { URL(fileURLWithPath: $0) })
-        } catch let error as OrgError {
-            throw CLIError(error.message)
+            return try OrgSeeder(database: database).seed(files: files.map { URL(fileURLWithPath: $0) })
         }
         switch format {
         case .json:

@@ -211,12 +211,8 @@ struct OrgServeCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let configuration = try makeConfiguration()
         let directory = URL(fileURLWithPath: data, isDirectory: true)
-        let server: LocalOrgServer
-        do {
-            let database = try newOrg.openDatabase(in: directory)
-            server = try LocalOrgServer(configuration: configuration, database: database)
-        } catch let error as OrgError {
-            throw CLIError(error.message)
+        let server = try LibraryErrors.converting(OrgError.self) {
+            try LocalOrgServer(configuration: configuration, database: try newOrg.openDatabase(in: directory))
         }
         let signals = ShutdownSignals()
         let useJSON = format == .json || (format == nil && !StandardStreams.isOutputTerminal)

@@ -46,7 +46,7 @@ struct StoreImportCommand: ParsableCommand {
         let source = file == "-" ? "<stdin>" : file
         let store = try options.checkConfigThenOpen()
         try StoreOptions.checkSoup(soup, in: store)
-        let counts = try StoreErrors.converting {
+        let counts = try LibraryErrors.converting(SoupStoreError.self) {
             let entries = try EntriesText.jsonArray(from: text, source: source)
             return try store.write { try $0.upsert(entries: entries, into: soup, byExternalIDPath: externalID) }
         }

@@ -43,7 +43,7 @@ struct StoreQueryCommand: ParsableCommand {
         let asArray = format == .json
         var output = BufferedOutput()
         var first = true
-        try StoreErrors.converting {
+        try LibraryErrors.converting(SoupStoreError.self) {
             try store.read { reader in
                 try reader.query(smartSQL, arguments: arguments.map { .text($0) }) { row in
                     if asArray { output.write(first ? "[\n" : ",\n") }

@@ -37,7 +37,7 @@ struct StatusCommand: AsyncParsableCommand {
             )
         }
         let soupStore = try store.openStoreForReading()
-        let (states, storedNames, positions) = try StoreErrors.converting {
+        let (states, storedNames, positions) = try LibraryErrors.converting(SoupStoreError.self) {
             try soupStore.read { reader in
                 // `syncrun watch`'s replay positions, by sync id.
                 let positions = Dictionary(try reader.watchPositions().map { ($0.syncID, $0) }) { first, _ in first }
