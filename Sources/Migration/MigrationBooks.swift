@@ -118,24 +118,19 @@ public struct MigrationBooks: Sendable {
         let pair = pair
         let (rows, intents) = try store.read { reader -> ([Row], [Row]) in
             let db = reader.db
-            let arguments: StatementArguments = [pair.sourceOrgID, pair.targetOrgID]
-            let rows =
-                try db.tableExists(StagingTables.legacyIDMap)
-                ? try Row.fetchAll(
+            /// The pair's rows of a legacy table, none when the store never had the table.
+            func legacyRows(_ columns: String, of table: String) throws -> [Row] {
+                guard try db.tableExists(table) else { return [] }
+                return try Row.fetchAll(
                     db,
-                    sql: "SELECT sobject, source_id, target_id, run FROM \(StagingTables.legacyIDMap) "
-                        + "WHERE source_org = ? AND target_org = ?",
-                    arguments: arguments
-                ) : []
-            let intents =
-                try db.tableExists(StagingTables.legacyIntents)
-                ? try Row.fetchAll(
-                    db,
-                    sql: "SELECT sobject, source_id, body, at FROM \(StagingTables.legacyIntents) "
-                        + "WHERE source_org = ? AND target_org = ?",
-                    arguments: arguments
-                ) : []
-            return (rows, intents)
+                    sql: "SELECT \(columns) FROM \(table) WHERE source_org = ? AND target_org = ?",
+                    arguments: [pair.sourceOrgID, pair.targetOrgID]
+                )
+            }
+            return (
+                try legacyRows("sobject, source_id, target_id, run", of: StagingTables.legacyIDMap),
+                try legacyRows("sobject, source_id, body, at", of: StagingTables.legacyIntents)
+            )
         }
         guard !rows.isEmpty || !intents.isEmpty else { return 0 }
         try journal.write { db in

@@ -60,6 +60,7 @@ struct RecordDecider: Sendable {
             source: source,
             target: target
         )
+        let targets = referenceTargets.merging(foreignTargets) { mapped, _ in mapped }
         var leftOut: [(field: String, object: String)] = []
 
         let mapped = try books.targetIDs(of: sourceIDs.filter { !$0.isEmpty }, sobjects: [object.sobject])
@@ -80,22 +81,18 @@ struct RecordDecider: Sendable {
                 continue
             }
             var omitted: Set<String> = []
-            let created = body(
-                of: record,
-                fields: object.createFields,
-                targets: referenceTargets.merging(foreignTargets) { mapped, _ in mapped },
-                staged: staged,
-                waiting: waiting,
-                omitted: &omitted
-            )
-            let updated = body(
-                of: record,
-                fields: object.updateFields,
-                targets: referenceTargets.merging(foreignTargets) { mapped, _ in mapped },
-                staged: staged,
-                waiting: waiting,
-                omitted: &omitted
-            )
+            func recordBody(_ fields: [String]) -> Result<[String: OrgValue], BodyProblem> {
+                body(
+                    of: record,
+                    fields: fields,
+                    targets: targets,
+                    staged: staged,
+                    waiting: waiting,
+                    omitted: &omitted
+                )
+            }
+            let created = recordBody(object.createFields)
+            let updated = recordBody(object.updateFields)
             if case .success = created, case .success = updated {
                 leftOut += omitted.sorted().map { item in
                     let parts = item.split(separator: "\u{1}", maxSplits: 1).map(String.init)

@@ -4,49 +4,72 @@ extension SyncPlan {
     /// steps as hexagons; edges point from a step to the steps that wait for it and are labelled
     /// with their rules.
     func mermaidRendering() -> String {
-        var lines = ["flowchart TD"]
-        for (index, step) in steps.enumerated() {
-            let label =
-                Self.mermaidEscaped("\(index + 1). \(step.summary)") + "<br/>"
-                + Self.mermaidEscaped(step.diagramDetails)
-            let text = "\"\(label)\""
-            let node: String
-            switch step.kind {
-            case .syncUp: node = "([\(text)])"
-            case .syncDown: node = "[\(text)]"
-            case .cleanGhosts: node = "{{\(text)}}"
-            }
-            lines.append("    s\(index + 1)\(node)")
-        }
-        for edge in edges() {
-            lines.append("    s\(edge.from + 1) -->|\(Self.mermaidEscaped(edge.label))| s\(edge.to + 1)")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        let syntax = DiagramSyntax(
+            escapes: ["\"": "#quot;", "<": "#lt;", ">": "#gt;", "|": "#124;"],
+            lineBreak: "<br/>",
+            node: { number, kind, label in
+                switch kind {
+                case .syncUp: "s\(number)([\"\(label)\"])"
+                case .syncDown: "s\(number)[\"\(label)\"]"
+                case .cleanGhosts: "s\(number){{\"\(label)\"}}"
+                }
+            },
+            edge: { from, to, label in "s\(from) -->|\(label)| s\(to)" }
+        )
+        return (["flowchart TD"] + diagramLines(syntax)).joined(separator: "\n") + "\n"
     }
 
     /// Renders a Graphviz `digraph` with the same nodes and edges as the Mermaid chart.
     func dotRendering() -> String {
-        var lines = [
+        let syntax = DiagramSyntax(
+            escapes: ["\"": "\\\"", "\\": "\\\\", "\n": "\\n"],
+            lineBreak: "\\n",
+            node: { number, kind, label in
+                let shape =
+                    switch kind {
+                    case .syncUp: ", style=rounded"
+                    case .syncDown: ""
+                    case .cleanGhosts: ", shape=hexagon"
+                    }
+                return "s\(number) [label=\"\(label)\"\(shape)];"
+            },
+            edge: { from, to, label in "s\(from) -> s\(to) [label=\"\(label)\"];" }
+        )
+        let header = [
             "digraph plan {",
             "    rankdir=TB;",
             "    node [shape=box, fontname=\"Helvetica\"];",
             "    edge [fontname=\"Helvetica\", fontsize=10];",
         ]
-        for (index, step) in steps.enumerated() {
-            let label = Self.dotEscaped("\(index + 1). \(step.summary)") + "\\n" + Self.dotEscaped(step.diagramDetails)
-            let shape: String
-            switch step.kind {
-            case .syncUp: shape = ", style=rounded"
-            case .syncDown: shape = ""
-            case .cleanGhosts: shape = ", shape=hexagon"
+        return (header + diagramLines(syntax) + ["}"]).joined(separator: "\n") + "\n"
+    }
+
+    /// How a diagram format writes text, a node and an edge (labels arrive escaped).
+    private struct DiagramSyntax {
+        /// The characters a label cannot hold as they are, and what stands for each.
+        var escapes: [Character: String]
+        /// The line break inside a node's label.
+        var lineBreak: String
+        var node: (_ number: Int, _ kind: PlanStep.Kind, _ label: String) -> String
+        var edge: (_ from: Int, _ to: Int, _ label: String) -> String
+
+        func escaped(_ text: String) -> String {
+            text.reduce(into: "") { out, character in
+                if let escape = escapes[character] { out += escape } else { out.append(character) }
             }
-            lines.append("    s\(index + 1) [label=\"\(label)\"\(shape)];")
         }
-        for edge in edges() {
-            lines.append("    s\(edge.from + 1) -> s\(edge.to + 1) [label=\"\(Self.dotEscaped(edge.label))\"];")
+    }
+
+    /// A node per step, then an edge per dependency, each indented, nodes numbered in plan order.
+    private func diagramLines(_ syntax: DiagramSyntax) -> [String] {
+        let nodes = steps.enumerated().map { index, step in
+            let label =
+                syntax.escaped("\(index + 1). \(step.summary)") + syntax.lineBreak
+                + syntax.escaped(step.diagramDetails)
+            return syntax.node(index + 1, step.kind, label)
         }
-        lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        let links = edges().map { syntax.edge($0.from + 1, $0.to + 1, syntax.escaped($0.label)) }
+        return (nodes + links).map { "    " + $0 }
     }
 
     /// Edges by step position, in plan order of the waiting step then of the step waited for,
@@ -65,33 +88,6 @@ extension SyncPlan {
             }
         }
         return result
-    }
-
-    private static func mermaidEscaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "\"": out += "#quot;"
-            case "<": out += "#lt;"
-            case ">": out += "#gt;"
-            case "|": out += "#124;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
-    private static func dotEscaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import LocalOrg
 import Logging
 import OrgClient
+import SoupStore
 import SyncrunTestSupport
 import Testing
 
@@ -119,6 +120,39 @@ struct MigrationJournalTests {
                 let mapped = try reopened.targetIDs(of: ["001S1", "001S2", "001S3"], sobjects: ["Account"])
                 #expect(Set(mapped.keys) == ["001S1", "001S2"])
             }
+        }
+    }
+
+    /// A staging store of a syncrun before the journal: its id map and intents of this pair move
+    /// into the journal once and leave the store; another pair's rows stay; a store without those
+    /// tables moves nothing.
+    @Test func olderStagingBooksMoveIntoTheJournalOnce() async throws {
+        try await TemporaryDirectory.with(prefix: "migration-journal") { directory in
+            let storePath = directory.appendingPathComponent("staging.db").path
+            let store = try SoupStore.migrationStaging(path: storePath)
+            let books = MigrationBooks(
+                journal: try MigrationJournal(path: directory.appendingPathComponent("pair.db").path, pair: Self.pair)
+            )
+            #expect(try books.importStagingBooks(from: store) == 0)
+            let (source, target) = (Self.pair.sourceOrgID, Self.pair.targetOrgID)
+            _ = try SystemSQLite.lines(
+                storePath,
+                """
+                CREATE TABLE syncrun_id_map (source_org TEXT, target_org TEXT, sobject TEXT, source_id TEXT, \
+                target_id TEXT, run TEXT);
+                CREATE TABLE syncrun_migration_intent (source_org TEXT, target_org TEXT, sobject TEXT, \
+                source_id TEXT, body TEXT, at INTEGER);
+                INSERT INTO syncrun_id_map VALUES ('\(source)', '\(target)', 'Account', '001S1', '001T1', 'run-0');
+                INSERT INTO syncrun_id_map VALUES ('00DOTHER000000AAAA', '\(target)', 'Account', '001S9', '001T9', NULL);
+                INSERT INTO syncrun_migration_intent VALUES ('\(source)', '\(target)', 'Account', '001S2', '{}', 7);
+                """
+            )
+            #expect(try books.importStagingBooks(from: store) == 2)
+            #expect(try books.targetIDs(of: ["001S1", "001S9"], sobjects: ["Account"]) == ["001S1": "001T1"])
+            #expect(try books.intents(of: "Account").map(\.sourceID) == ["001S2"])
+            #expect(try SystemSQLite.lines(storePath, "SELECT source_id FROM syncrun_id_map") == ["001S9"])
+            #expect(try SystemSQLite.lines(storePath, "SELECT count(*) FROM syncrun_migration_intent") == ["0"])
+            #expect(try books.importStagingBooks(from: store) == 0)
         }
     }
 

@@ -141,6 +141,44 @@ struct SyncDefinitionTests {
         )
     }
 
+    /// The objects of a target (`parent`, `children`, briefcase `infos`) normalise with their own
+    /// keys, the keys every object has and their unknown keys.
+    @Test func targetObjectsNormaliseWithEveryKey() throws {
+        let (_, syncs) = try syncs(
+            """
+            {"syncs": [
+              {"syncName": "pc", "syncType": "syncDown", "soupName": "accounts",
+               "target": {"type": "parent_children", "relationshipType": "LOOKUP",
+                          "parent": {"sobjectType": "Account", "soupName": "accounts", "idFieldName": "IdX",
+                                     "externalIdFieldName": "Ext__c", "note": 1},
+                          "parentFieldlist": ["Id"], "childrenFieldlist": ["Id"],
+                          "children": {"sobjectType": "Contact", "sobjectTypePlural": "Contacts",
+                                       "soupName": "contacts", "parentIdFieldName": "AccountId",
+                                       "modificationDateFieldName": "SystemModstamp", "tag": "x"}},
+               "options": {"mergeMode": "OVERWRITE"}},
+              {"syncName": "bc", "syncType": "syncDown", "soupName": "a",
+               "target": {"type": "briefcase",
+                          "infos": [{"sobjectType": "Account", "soupName": "accounts", "fieldlist": ["Name"],
+                                     "idFieldName": "Key"}]},
+               "options": {"mergeMode": "OVERWRITE"}}
+            ]}
+            """
+        )
+        let target = try #require(syncs.first?.normalizedTargetJSON.objectValue)
+        #expect(
+            target["parent"]?.jsonText()
+                == #"{"externalIdFieldName":"Ext__c","idFieldName":"IdX","modificationDateFieldName":"LastModifiedDate","note":1,"sobjectType":"Account","soupName":"accounts"}"#
+        )
+        #expect(
+            target["children"]?.jsonText()
+                == #"{"idFieldName":"Id","modificationDateFieldName":"SystemModstamp","parentIdFieldName":"AccountId","sobjectType":"Contact","sobjectTypePlural":"Contacts","soupName":"contacts","tag":"x"}"#
+        )
+        #expect(
+            syncs.last?.normalizedTargetJSON.objectValue?["infos"]?.jsonText()
+                == #"[{"fieldlist":["Name"],"idFieldName":"Key","modificationDateFieldName":"LastModifiedDate","sobjectType":"Account","soupName":"accounts"}]"#
+        )
+    }
+
     @Test func unknownKeysRoundTripVerbatim() throws {
         let (loaded, syncs) = try syncs(
             """

@@ -34,6 +34,38 @@ struct OrgSeedCommandTests {
         }
     }
 
+    /// `org seed` and `org export` list their objects alike: `{"object", "records"}` in JSON,
+    /// `Account: 20 records` in text.
+    @Test func seedAndExportListTheirObjectsAlike() async throws {
+        try await TemporaryDirectory.with { directory in
+            let data = directory.appendingPathComponent("org").path
+            let seeded = try SyncrunProcess.run(["org", "seed", "--data", data, "--format", "json", plan])
+            #expect(seeded.status == 0, "\(seeded.stderr)")
+            let seedJSON = try #require(
+                try JSONSerialization.jsonObject(with: Data(seeded.stdout.utf8)) as? [String: Any]
+            )
+            func objects(_ json: [String: Any]) -> [String] {
+                (json["objects"] as? [[String: Any]] ?? []).map { "\($0["object"] ?? "-")=\($0["records"] ?? "-")" }
+            }
+            let expected = ["Account=20", "Contact=50"]
+            #expect(objects(seedJSON) == expected)
+
+            let output = directory.appendingPathComponent("export").path
+            let exported = try SyncrunProcess.run([
+                "org", "export", "--data", data, "--output", output, "--format", "json",
+            ])
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let exportJSON = try #require(
+                try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any]
+            )
+            #expect(objects(exportJSON) == expected)
+
+            let text = try SyncrunProcess.run(["org", "export", "--data", data, "--output", output])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdout.hasPrefix("Account: 20 records\nContact: 50 records\nwrote "))
+        }
+    }
+
     @Test func anIDSeedGivesTheSameIDsAndFreshOrgsDiffer() async throws {
         try await TemporaryDirectory.with { directory in
             func seededIDs(_ name: String, _ seed: [String]) throws -> String {

@@ -309,6 +309,14 @@ struct RunCommandTests {
             }
             #expect(try previewed("syncUp:accountsUp", "org", "updated") == 1)
             #expect(try previewed("syncUp:contactsUp", "org", "created") == 1)
+            // The step's counts stand at the top level of the preview, beside the preview's own keys.
+            let previewKeys = Set(try #require(try preview.step("syncUp:accountsUp")["preview"] as? [String: Any]).keys)
+            let countKeys = ["org", "local", "conflicts", "skippedLocallyChanged", "skipped", "keptForOtherSyncs"]
+            let ownKeys = [
+                "failed", "fetched", "selected", "pages", "requests", "incremental", "items", "itemsTruncated",
+            ]
+            #expect(previewKeys.isSuperset(of: countKeys + ownKeys), "\(previewKeys.sorted())")
+            #expect(!previewKeys.contains("counts"))
             #expect(try Data(contentsOf: storeFile) == before, "the dry run changed the store")
             #expect(((try? Data(contentsOf: wal)) ?? Data()).isEmpty, "the dry run wrote to the store's WAL")
             #expect(try orgSnapshot() == orgBefore, "the dry run changed the org's records")

@@ -1,14 +1,7 @@
 /// What the cross-item checks need to know about one decoded sync: where its parts are.
 struct SyncSource {
-    /// A soup named somewhere in the sync, with where.
-    struct SoupReference {
-        var name: String
-        var position: TextPosition
-        var path: ConfigPath
-    }
-
-    /// A `dependsOn` entry, with where.
-    struct Dependency {
+    /// A name written in the sync (a soup it uses, a `dependsOn` entry), with where.
+    struct Reference {
         var name: String
         var position: TextPosition
         var path: ConfigPath
@@ -18,8 +11,8 @@ struct SyncSource {
     var position: TextPosition
     var name: String?
     var namePosition: TextPosition?
-    var soupReferences: [SoupReference] = []
-    var dependencies: [Dependency] = []
+    var soupReferences: [Reference] = []
+    var dependencies: [Reference] = []
     /// The decoded definition; `nil` when the entry had errors.
     var definition: SyncDefinition?
 }

@@ -146,40 +146,49 @@ extension SyncUpTarget {
     }
 }
 
-extension ParentInfo {
-    var normalizedJSON: JSONValue {
+/// The keys every object of a target has (`parent`, `children`, a briefcase entry).
+private protocol TargetObjectKeys {
+    var sobjectType: String { get }
+    var soupName: String { get }
+    var idFieldName: String { get }
+    var modificationDateFieldName: String { get }
+    var extraKeys: [String: JSONValue] { get }
+}
+
+extension TargetObjectKeys {
+    /// The object's unknown keys with the keys every object has.
+    fileprivate var commonMembers: [String: JSONValue] {
         var members = extraKeys
         members["sobjectType"] = .string(sobjectType)
         members["soupName"] = .string(soupName)
         members["idFieldName"] = .string(idFieldName)
         members["modificationDateFieldName"] = .string(modificationDateFieldName)
+        return members
+    }
+}
+
+extension ParentInfo: TargetObjectKeys {
+    var normalizedJSON: JSONValue {
+        var members = commonMembers
         if let field = externalIdFieldName { members["externalIdFieldName"] = .string(field) }
         return .object(members)
     }
 }
 
-extension ChildrenInfo {
+extension ChildrenInfo: TargetObjectKeys {
     var normalizedJSON: JSONValue {
-        var members = extraKeys
-        members["sobjectType"] = .string(sobjectType)
+        var members = commonMembers
         members["sobjectTypePlural"] = .string(sobjectTypePlural)
-        members["soupName"] = .string(soupName)
         members["parentIdFieldName"] = .string(parentIdFieldName)
-        members["idFieldName"] = .string(idFieldName)
-        members["modificationDateFieldName"] = .string(modificationDateFieldName)
         if let field = externalIdFieldName { members["externalIdFieldName"] = .string(field) }
         return .object(members)
     }
 }
 
-extension BriefcaseObjectInfo {
+extension BriefcaseObjectInfo: TargetObjectKeys {
     var normalizedJSON: JSONValue {
-        var members = extraKeys
-        members["sobjectType"] = .string(sobjectType)
-        members["soupName"] = .string(soupName)
+        var members = commonMembers
         members["fieldlist"] = JSONValue.strings(fieldlist)
-        members["idFieldName"] = .string(idFieldName)
-        members["modificationDateFieldName"] = .string(modificationDateFieldName)
         return .object(members)
     }
 }

@@ -29,7 +29,7 @@ struct ConfigValidator {
             }
         }
         // Report each cycle once, at the first sync (in file order) that is part of it.
-        var edges: [String: [SyncSource.Dependency]] = [:]
+        var edges: [String: [SyncSource.Reference]] = [:]
         for source in syncs.sources {
             if let name = source.name, edges[name] == nil { edges[name] = source.dependencies }
         }
@@ -50,11 +50,11 @@ struct ConfigValidator {
     /// A cycle through `start`, as the list of names from `start`, with the edge leaving `start`.
     private func findCycle(
         from start: String,
-        edges: [String: [SyncSource.Dependency]]
-    ) -> ([String], SyncSource.Dependency)? {
-        var stack: [(name: String, edge: SyncSource.Dependency?)] = []
+        edges: [String: [SyncSource.Reference]]
+    ) -> ([String], SyncSource.Reference)? {
+        var stack: [(name: String, edge: SyncSource.Reference?)] = []
         var visited: Set<String> = []
-        func visit(_ name: String, via edge: SyncSource.Dependency?) -> [String]? {
+        func visit(_ name: String, via edge: SyncSource.Reference?) -> [String]? {
             stack.append((name, edge))
             defer { stack.removeLast() }
             for next in edges[name] ?? [] {

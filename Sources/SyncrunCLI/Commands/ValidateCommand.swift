@@ -14,16 +14,10 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    /// Output formats.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-    }
-
     @OptionGroup var config: ConfigOptions
 
     @Option(help: "Output format: text (one line per problem and a summary) or json (an array of diagnostics).")
-    var format: Format = .text
+    var format: OutputFormat = .text
 
     func run() throws {
         let loaded = try config.load()

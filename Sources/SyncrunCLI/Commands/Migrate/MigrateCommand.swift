@@ -143,7 +143,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write the report as a JUnit XML report to FILE.", valueName: "file"))
     var junit: String?
 
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     @Option(
         help: ArgumentHelp(

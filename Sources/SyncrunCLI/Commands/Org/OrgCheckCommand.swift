@@ -27,7 +27,7 @@ struct OrgCheckCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
 
     @Option(help: "Output format: text or json.")
-    var format: ValidateCommand.Format = .text
+    var format: OutputFormat = .text
 
     func validate() throws {
         if schemaFile != nil && org.org != nil {
@@ -96,7 +96,7 @@ enum OrgCheckRun {
         return (loaded, maps)
     }
 
-    static func print(_ diagnostics: [Diagnostic], format: ValidateCommand.Format, files: [String]) throws {
+    static func print(_ diagnostics: [Diagnostic], format: OutputFormat, files: [String]) throws {
         switch format {
         case .json:
             try StandardStreams.writeJSON(diagnostics)

@@ -32,7 +32,7 @@ struct OrgDiffCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
 
     @Option(help: "Output format: text or json.")
-    var format: ValidateCommand.Format = .text
+    var format: OutputFormat = .text
 
     func validate() throws {
         if (schemaFile != nil) == (org.org != nil) {

@@ -14,12 +14,6 @@ struct OrgExportCommand: AsyncParsableCommand {
             """
     )
 
-    /// Output formats.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-    }
-
     @Option(name: .long, help: "The local org's data directory.")
     var data: String
 
@@ -30,7 +24,7 @@ struct OrgExportCommand: AsyncParsableCommand {
     var objects: [String] = []
 
     @Option(help: "Output format: text or json.")
-    var format: Format = .text
+    var format: OutputFormat = .text
 
     func validate() throws {
         let database = URL(fileURLWithPath: data).appendingPathComponent(OrgDatabase.fileName)
@@ -40,8 +34,7 @@ struct OrgExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let report: OrgExportReport
-        do {
+        let report = try LibraryErrors.converting(OrgError.self) {
             let database = try OrgDatabase(directory: URL(fileURLWithPath: data))
             // An object name typed wrong: a usage error with a suggestion, before anything is written.
             let names = database.schema.objects.map(\.name)
@@ -52,9 +45,7 @@ struct OrgExportCommand: AsyncParsableCommand {
                         + "; leave --object out to export every object with records"
                 )
             }
-            report = try OrgExporter(database: database).export(objects: objects, to: URL(fileURLWithPath: output))
-        } catch let error as OrgError {
-            throw CLIError(error.message)
+            return try OrgExporter(database: database).export(objects: objects, to: URL(fileURLWithPath: output))
         }
         switch format {
         case .json:
@@ -62,13 +53,12 @@ struct OrgExportCommand: AsyncParsableCommand {
                 ExportSummary(
                     plan: report.planFile.path,
                     files: report.files.map(\.path),
-                    objects: report.counts.map { ExportSummary.Count(object: $0.object, records: $0.count) },
+                    objects: ObjectRecordCount.list(report.counts),
                     droppedReferences: report.droppedReferences
                 )
             )
         case .text:
-            var text = ""
-            for (object, count) in report.counts { text += "\(object): \(count) record\(count == 1 ? "" : "s")\n" }
+            var text = ObjectRecordCount.lines(report.counts)
             text += "wrote \(report.planFile.path)\n"
             if report.droppedReferences > 0 {
                 text +=
@@ -82,13 +72,8 @@ struct OrgExportCommand: AsyncParsableCommand {
 
 /// The JSON output of `syncrun org export --format json`.
 private struct ExportSummary: Encodable {
-    struct Count: Encodable {
-        var object: String
-        var records: Int
-    }
-
     var plan: String
     var files: [String]
-    var objects: [Count]
+    var objects: [ObjectRecordCount]
     var droppedReferences: Int
 }

@@ -15,29 +15,13 @@ struct OrgSeedCommand: AsyncParsableCommand {
             """
     )
 
-    /// Output formats.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-    }
-
     @Option(name: .long, help: "The local org's data directory (created if missing).")
     var data: String
 
-    @Option(name: .long, help: "A JSON schema file adding custom objects and fields.")
-    var schema: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Seed a new org's org ID and record IDs, for reproducible runs; an existing org keeps its IDs.",
-            valueName: "n"
-        )
-    )
-    var idSeed: UInt64?
+    @OptionGroup var newOrg: NewOrgOptions
 
     @Option(help: "Output format: text (one line per object) or json.")
-    var format: Format = .text
+    var format: OutputFormat = .text
 
     @Flag(help: "Seed only when the data directory holds no org yet, so a script can run this every time.")
     var ifNew = false
@@ -58,31 +42,21 @@ struct OrgSeedCommand: AsyncParsableCommand {
             }
             return
         }
-        let report: OrgSeedReport
-        do {
-            var orgSchema: OrgSchema?
-            if let schema { orgSchema = try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: schema)) }
-            let database = try OrgDatabase(
-                directory: URL(fileURLWithPath: data),
-                schema: orgSchema,
-                configuration: OrgDatabase.Configuration(idSeed: idSeed)
-            )
-            report = try OrgSeeder(database: database).seed(files: files.map { URL(fileURLWithPath: $0) })
-        } catch let error as OrgError {
-            throw CLIError(error.message)
+        let report = try LibraryErrors.converting(OrgError.self) {
+            let database = try newOrg.openDatabase(in: URL(fileURLWithPath: data))
+            return try OrgSeeder(database: database).seed(files: files.map { URL(fileURLWithPath: $0) })
         }
         switch format {
         case .json:
             try StandardStreams.writeJSON(
                 SeedSummary(
                     total: report.total,
-                    objects: report.counts.map { SeedSummary.Count(object: $0.object, records: $0.count) },
+                    objects: ObjectRecordCount.list(report.counts),
                     skipped: false
                 )
             )
         case .text:
-            var text = ""
-            for (object, count) in report.counts { text += "\(object): \(count) record\(count == 1 ? "" : "s")\n" }
+            var text = ObjectRecordCount.lines(report.counts)
             text += "seeded \(report.total) record\(report.total == 1 ? "" : "s") into \(data)\n"
             StandardStreams.write(text)
         }
@@ -91,13 +65,8 @@ struct OrgSeedCommand: AsyncParsableCommand {
 
 /// The JSON output of `syncrun org seed --format json`.
 private struct SeedSummary: Encodable {
-    struct Count: Encodable {
-        var object: String
-        var records: Int
-    }
-
     var total: Int
-    var objects: [Count]
+    var objects: [ObjectRecordCount]
     /// True when `--if-new` found an existing org and seeded nothing.
     var skipped: Bool
 }

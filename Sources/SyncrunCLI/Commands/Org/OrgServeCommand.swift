@@ -25,11 +25,6 @@ struct OrgServeCommand: AsyncParsableCommand {
             """
     )
 
-    /// How the start-up line is printed.
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     @Option(name: .long, help: ArgumentHelp("The data directory (created if missing).", valueName: "dir"))
     var data: String
 
@@ -70,17 +65,7 @@ struct OrgServeCommand: AsyncParsableCommand {
     )
     var refreshToken: String?
 
-    @Option(name: .long, help: ArgumentHelp("A JSON schema file adding custom objects and fields.", valueName: "file"))
-    var schema: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Seed a new org's org ID and record IDs, for reproducible runs; an existing org keeps its IDs.",
-            valueName: "n"
-        )
-    )
-    var idSeed: UInt64?
+    @OptionGroup var newOrg: NewOrgOptions
 
     @Option(
         name: .long,
@@ -226,20 +211,8 @@ struct OrgServeCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let configuration = try makeConfiguration()
         let directory = URL(fileURLWithPath: data, isDirectory: true)
-        let server: LocalOrgServer
-        do {
-            var orgSchema: OrgSchema?
-            if let schema {
-                orgSchema = try OrgSchema.standard.merging(contentsOf: URL(fileURLWithPath: schema))
-            }
-            let database = try OrgDatabase(
-                directory: directory,
-                schema: orgSchema,
-                configuration: OrgDatabase.Configuration(idSeed: idSeed)
-            )
-            server = try LocalOrgServer(configuration: configuration, database: database)
-        } catch let error as OrgError {
-            throw CLIError(error.message)
+        let server = try LibraryErrors.converting(OrgError.self) {
+            try LocalOrgServer(configuration: configuration, database: try newOrg.openDatabase(in: directory))
         }
         let signals = ShutdownSignals()
         let useJSON = format == .json || (format == nil && !StandardStreams.isOutputTerminal)

@@ -19,10 +19,6 @@ struct OrgWhoamiCommand: AsyncParsableCommand {
     )
 
     /// How the answer is printed.
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     @OptionGroup var org: OrgOptions
 
     @Option(

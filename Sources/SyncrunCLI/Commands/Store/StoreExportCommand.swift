@@ -25,7 +25,7 @@ struct StoreExportCommand: ParsableCommand {
         let asArray = format == .json
         var output = BufferedOutput()
         var first = true
-        try StoreErrors.converting {
+        try LibraryErrors.converting(SoupStoreError.self) {
             try store.read { reader in
                 // Resolve the soup before writing anything, so an error leaves stdout empty.
                 _ = try reader.indexSpecs(of: soup)

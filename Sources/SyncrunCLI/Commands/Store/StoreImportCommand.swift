@@ -16,7 +16,7 @@ struct StoreImportCommand: ParsableCommand {
     )
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
     @Option(help: ArgumentHelp("Match entries by this indexed path instead of _soupEntryId.", valueName: "path"))
     var externalID: String = "_soupEntryId"
 
@@ -46,7 +46,7 @@ struct StoreImportCommand: ParsableCommand {
         let source = file == "-" ? "<stdin>" : file
         let store = try options.checkConfigThenOpen()
         try StoreOptions.checkSoup(soup, in: store)
-        let counts = try StoreErrors.converting {
+        let counts = try LibraryErrors.converting(SoupStoreError.self) {
             let entries = try EntriesText.jsonArray(from: text, source: source)
             return try store.write { try $0.upsert(entries: entries, into: soup, byExternalIDPath: externalID) }
         }

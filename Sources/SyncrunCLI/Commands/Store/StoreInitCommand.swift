@@ -16,7 +16,7 @@ struct StoreInitCommand: ParsableCommand {
     )
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     struct Outcome: Encodable {
         var soup: String
@@ -26,7 +26,7 @@ struct StoreInitCommand: ParsableCommand {
     func run() throws {
         let specs = try loadSoupSpecs()
         let store = try options.openStore(create: true)
-        let outcomes = try StoreErrors.converting { try store.registerSoups(specs) }
+        let outcomes = try LibraryErrors.converting(SoupStoreError.self) { try store.registerSoups(specs) }
         let rows = zip(specs, outcomes).map { Outcome(soup: $0.name, action: $1.rawValue) }
         switch format {
         case .json:
@@ -49,6 +49,8 @@ struct StoreInitCommand: ParsableCommand {
                     + "pass --config DIR or --store-config FILE"
             )
         }
-        return try StoreErrors.converting { try (loaded.userStore?.soups ?? []).map(SoupSpec.init(declared:)) }
+        return try LibraryErrors.converting(SoupStoreError.self) {
+            try (loaded.userStore?.soups ?? []).map(SoupSpec.init(declared:))
+        }
     }
 }

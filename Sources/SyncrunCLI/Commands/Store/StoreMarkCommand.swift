@@ -23,7 +23,7 @@ struct StoreMarkCommand: ParsableCommand {
     }
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
     @Flag(help: "The local change to record.") var change: Change
     @Option(
         name: .customLong("where"),
@@ -99,7 +99,7 @@ struct StoreMarkCommand: ParsableCommand {
         let store = try options.checkConfigThenOpen()
         let soups = try StoreOptions.soups(of: store)
         try StoreOptions.checkSoup(soup, in: store, soups: soups)
-        let marked = try StoreErrors.converting {
+        let marked = try LibraryErrors.converting(SoupStoreError.self) {
             try store.write {
                 try $0.markEntries(
                     localChange,

@@ -29,7 +29,7 @@ struct StoreOptions: ParsableArguments {
         if !create, !FileManager.default.fileExists(atPath: path) {
             throw CLIError("store '\(path)' does not exist; create it with 'syncrun store init' or pass --store FILE")
         }
-        let store = try StoreErrors.converting { try SoupStore.ledger(path: path) }
+        let store = try LibraryErrors.converting(SoupStoreError.self) { try SoupStore.ledger(path: path) }
         Self.tellWhatOpeningDid(store)
         return store
     }
@@ -47,7 +47,7 @@ struct StoreOptions: ParsableArguments {
         if !FileManager.default.fileExists(atPath: path) {
             throw CLIError("store '\(path)' does not exist; create it with 'syncrun store init' or pass --store FILE")
         }
-        return try StoreErrors.converting { try SoupStore.ledgerReadOnly(path: path) }
+        return try LibraryErrors.converting(SoupStoreError.self) { try SoupStore.ledgerReadOnly(path: path) }
     }
 }
 
@@ -67,7 +67,7 @@ extension StoreOptions {
 
     /// The soups of `store`, with their index specs.
     static func soups(of store: SoupStore) throws -> [SoupDescription] {
-        try StoreErrors.converting { try store.read { try $0.soups() } }
+        try LibraryErrors.converting(SoupStoreError.self) { try store.read { try $0.soups() } }
     }
 
     /// Checks that `soup`, typed on the command line, is a soup of `store`: an unknown one is a
@@ -79,22 +79,5 @@ extension StoreOptions {
             "no soup named '\(JSONWriter.terminalSafe(soup))' in '\(store.path)'"
                 + NameSuggestion.clause(for: soup, among: names) + "; 'syncrun store soups' lists them"
         )
-    }
-}
-
-/// Output format of the `store` subcommands.
-enum StoreOutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text
-    case json
-}
-
-/// Turns store errors into CLI errors (exit status 1).
-enum StoreErrors {
-    static func converting<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SoupStoreError {
-            throw CLIError(error.message)
-        }
     }
 }

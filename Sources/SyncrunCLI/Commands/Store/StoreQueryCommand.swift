@@ -14,7 +14,7 @@ struct StoreQueryCommand: ParsableCommand {
     )
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
     @Option(
         name: .customLong("arg"),
         help: ArgumentHelp("A value for the next ? placeholder (text).", valueName: "value")
@@ -43,7 +43,7 @@ struct StoreQueryCommand: ParsableCommand {
         let asArray = format == .json
         var output = BufferedOutput()
         var first = true
-        try StoreErrors.converting {
+        try LibraryErrors.converting(SoupStoreError.self) {
             try store.read { reader in
                 try reader.query(smartSQL, arguments: arguments.map { .text($0) }) { row in
                     if asArray { output.write(first ? "[\n" : ",\n") }

@@ -9,7 +9,7 @@ struct StoreSoupsCommand: ParsableCommand {
     )
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Output format.") var format: StoreOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     struct Row: Encodable {
         struct Index: Encodable {
@@ -25,7 +25,7 @@ struct StoreSoupsCommand: ParsableCommand {
 
     func run() throws {
         let store = try options.checkConfigThenOpenForReading()
-        let soups = try StoreErrors.converting { try store.read { try $0.soups() } }
+        let soups = try LibraryErrors.converting(SoupStoreError.self) { try store.read { try $0.soups() } }
         let rows = soups.map { soup in
             Row(
                 soupName: soup.name,

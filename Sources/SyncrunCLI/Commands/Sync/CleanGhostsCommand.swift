@@ -18,7 +18,7 @@ struct CleanGhostsCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var org: OrgOptions
     @Argument(help: "The sync's name.") var name: String
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func run() async throws {
         let name = name

@@ -20,7 +20,7 @@ struct ResyncCommand: AsyncParsableCommand {
     @Flag(help: "Ignore the watermark: fetch everything, then store the new watermark.") var full = false
     @Flag(help: "Recreate the stored definition if it differs from the config (resets its watermark).")
     var replace = false
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func validate() throws {
         guard (name == nil) != (id == nil) else { throw ValidationError("give either a sync name or --id N") }

@@ -37,7 +37,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Sync downs ignore their watermarks: fetch everything, then store the new watermark.") var full = false
     @Flag(help: "Recreate stored definitions that differ from the config (resets their watermark).")
     var replace = false
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func validate() throws {
         if dryRun, resume { throw ValidationError("--dry-run and --resume cannot be combined") }
@@ -100,14 +100,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The plan of the config (restricted to `only` and what they depend on), with the syncs by name.
     static func plan(_ config: LoadedConfig, only: [String]) throws -> (SyncPlan, [String: SyncDefinition]) {
-        guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
-        var plan: SyncPlan
-        do {
-            plan = try SyncPlan(planning: syncs)
-            if !only.isEmpty { plan = try plan.only(only) }
-        } catch let error as PlanError {
-            throw CLIError.usage(error.message)
-        }
+        let plan = try SyncCommandSession.plan(of: config, only: only)
         var definitions: [String: SyncDefinition] = [:]
         for name in plan.syncNames {
             definitions[name] = try SyncCommandSession.definition(named: name, in: config)
@@ -331,9 +324,9 @@ struct PreviewLine: Encodable {
         var child: Bool?
     }
 
-    /// A parent_children step's children's share of the counts (each is part of the step's count
-    /// of the same name).
-    struct Children: Encodable {
+    /// The counts of a step, and of a parent_children step's children's share (each part of the
+    /// step's count of the same name).
+    struct Counts: Encodable {
         var org: Changes
         var local: Changes
         var conflicts: Int
@@ -343,7 +336,7 @@ struct PreviewLine: Encodable {
         var failed: Int
         var fetched: Int
 
-        init(_ counts: SyncPreview.ChildCounts) {
+        init(_ counts: some PreviewCounts) {
             org = Changes(counts.org)
             local = Changes(counts.local)
             conflicts = counts.conflicts
@@ -355,14 +348,8 @@ struct PreviewLine: Encodable {
         }
     }
 
-    var org: Changes
-    var local: Changes
-    var conflicts: Int
-    var skippedLocallyChanged: Int
-    var skipped: Int
-    var keptForOtherSyncs: Int
-    var failed: Int
-    var fetched: Int
+    /// The step's counts, written at the top level of the object.
+    var counts: Counts
     var selected: Int
     var pages: Int
     var requests: Int
@@ -372,20 +359,32 @@ struct PreviewLine: Encodable {
     /// soql sync down: the API the run would use, and why.
     var api: String?
     /// parent_children only: the children's share of the counts above.
-    var children: Children?
+    var children: Counts?
     /// parent_children sync down: parents left alone only because one of their stored children has
     /// local changes.
     var parentsProtectedByChildren: Int?
 
+    private enum CodingKeys: String, CodingKey {
+        case selected, pages, requests, incremental, items, itemsTruncated, api, children
+        case parentsProtectedByChildren
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try counts.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(selected, forKey: .selected)
+        try container.encode(pages, forKey: .pages)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(incremental, forKey: .incremental)
+        try container.encode(items, forKey: .items)
+        try container.encode(itemsTruncated, forKey: .itemsTruncated)
+        try container.encodeIfPresent(api, forKey: .api)
+        try container.encodeIfPresent(children, forKey: .children)
+        try container.encodeIfPresent(parentsProtectedByChildren, forKey: .parentsProtectedByChildren)
+    }
+
     init(_ preview: SyncPreview) {
-        org = Changes(preview.org)
-        local = Changes(preview.local)
-        conflicts = preview.conflicts
-        skippedLocallyChanged = preview.skippedLocallyChanged
-        skipped = preview.skipped
-        keptForOtherSyncs = preview.keptForOtherSyncs
-        failed = preview.failed
-        fetched = preview.fetched
+        counts = Counts(preview)
         selected = preview.selected
         pages = preview.pages
         requests = preview.requests
@@ -402,11 +401,26 @@ struct PreviewLine: Encodable {
         itemsTruncated = preview.itemsTruncated
         api = preview.apiDecision
         if preview.targetKind == "parent_children" {
-            children = Children(preview.children)
+            children = Counts(preview.children)
             parentsProtectedByChildren = preview.parentsProtectedByChildren
         }
     }
 }
+
+/// What a preview and its children's share both count (``PreviewLine/Counts``).
+protocol PreviewCounts {
+    var org: SyncPreview.Changes { get }
+    var local: SyncPreview.Changes { get }
+    var conflicts: Int { get }
+    var skippedLocallyChanged: Int { get }
+    var skipped: Int { get }
+    var keptForOtherSyncs: Int { get }
+    var failed: Int { get }
+    var fetched: Int { get }
+}
+
+extension SyncPreview: PreviewCounts {}
+extension SyncPreview.ChildCounts: PreviewCounts {}
 
 extension PlanRunReport {
     /// The org's API usage after the last step that saw a `Sforce-Limit-Info` header.

@@ -20,7 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The sync's name (default: every sync).") var name: String?
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func run() async throws {
         // The config is parsed first, as by every command: a broken one fails here (exit 1).
@@ -37,7 +37,7 @@ struct StatusCommand: AsyncParsableCommand {
             )
         }
         let soupStore = try store.openStoreForReading()
-        let (states, storedNames, positions) = try StoreErrors.converting {
+        let (states, storedNames, positions) = try LibraryErrors.converting(SoupStoreError.self) {
             try soupStore.read { reader in
                 // `syncrun watch`'s replay positions, by sync id.
                 let positions = Dictionary(try reader.watchPositions().map { ($0.syncID, $0) }) { first, _ in first }

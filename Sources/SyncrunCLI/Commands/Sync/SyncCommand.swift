@@ -25,20 +25,13 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Ignore the watermarks: fetch everything, then store the new watermark.") var full = false
     @Flag(help: "Recreate stored definitions that differ from the config (resets their watermark).")
     var replace = false
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func run() async throws {
         let (names, full, replace) = (names, full, replace)
         let session = SyncCommandSession(store: store, org: org, format: format, requests: requests.settings)
         try await session.run(names: names) { config, engine, stop, events in
-            guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
-            var plan: SyncPlan
-            do {
-                plan = try SyncPlan(planning: syncs)
-                if !names.isEmpty { plan = try plan.only(names) }
-            } catch let error as PlanError {
-                throw CLIError.usage(error.message)
-            }
+            let plan = try SyncCommandSession.plan(of: config, only: names)
             var summaries: [SyncRunSummary] = []
             for step in plan.steps {
                 let definition = try SyncCommandSession.definition(named: step.syncName, in: config)

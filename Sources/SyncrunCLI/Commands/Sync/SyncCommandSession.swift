@@ -4,6 +4,7 @@ import Logging
 import OrgClient
 import SyncConfig
 import SyncEngine
+import SyncPlan
 import SyncrunSession
 
 /// What the sync commands share: load the config, resolve the org, run the library's
@@ -14,7 +15,7 @@ import SyncrunSession
 struct SyncCommandSession {
     let store: StoreOptions
     let org: OrgOptions
-    let format: SyncOutputFormat
+    let format: OutputFormat
     /// `--max-requests`, `--min-api-share`, `--stop-api-share`, where the command has them.
     var requests = RequestSettings()
 
@@ -119,6 +120,17 @@ struct SyncCommandSession {
             ) { session in
                 try await body(config, session)
             }
+        }
+    }
+
+    /// The plan of the config's syncs, restricted to `only` (names) and what they depend on.
+    static func plan(of config: LoadedConfig, only: [String]) throws -> SyncPlan {
+        guard let syncs = config.userSyncs else { throw CLIError.usage("the config has no syncs (usersyncs)") }
+        do {
+            let plan = try SyncPlan(planning: syncs)
+            return only.isEmpty ? plan : try plan.only(only)
+        } catch let error as PlanError {
+            throw CLIError.usage(error.message)
         }
     }
 

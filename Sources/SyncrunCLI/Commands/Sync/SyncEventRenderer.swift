@@ -8,7 +8,7 @@ import SyncEngine
 struct SyncEventRenderer: Sendable {
     let asJSONLines: Bool
 
-    init(format: SyncOutputFormat) {
+    init(format: OutputFormat) {
         asJSONLines = format == .json || !StandardStreams.isOutputTerminal
     }
 

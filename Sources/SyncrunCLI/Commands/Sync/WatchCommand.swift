@@ -47,7 +47,7 @@ struct WatchCommand: AsyncParsableCommand {
     var pollInterval: Int = 30
     @Flag(help: "Also run the plan's sync ups whenever the watched soups hold local changes (checked every second).")
     var up = false
-    @Option(help: "Output format.") var format: SyncOutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     /// The `pubsubUrl` the project file gives the org `org` (by its name in the file), if any. The
     /// session has already read the file and printed its problems.
