@@ -18,7 +18,6 @@ struct OrgWhoamiCommand: AsyncParsableCommand {
             """
     )
 
-    /// How the answer is printed.
     @OptionGroup var org: OrgOptions
 
     @Option(
