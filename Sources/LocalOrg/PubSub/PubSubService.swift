@@ -103,8 +103,14 @@ struct PubSubService: Eventbus_V1_PubSub.SimpleServiceProtocol {
             for await _ in wakes {
                 try await deliver(state, to: response)
             }
+            // The wakes end when the client's requests do, normally or with an error (a corrupted
+            // replay id, an unknown topic). That error is the call's answer: wait for every task
+            // and throw it, rather than whichever task happened to end first (the cancelled
+            // keepalive's CancellationError, or nothing, which would drop it).
             group.cancelAll()
-            try await group.next()
+            while let result = await group.nextResult() {
+                if case .failure(let error) = result, !(error is CancellationError) { throw error }
+            }
         }
     }
 
