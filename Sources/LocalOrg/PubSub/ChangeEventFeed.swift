@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// The local org's change events as the Pub/Sub API serves them: topics, schemas, the stored events
 /// by replay position, and a wake-up for subscribers when new events are stored.
@@ -12,7 +13,7 @@ public final class ChangeEventFeed: Sendable {
 
     let schemas: [String: ChangeEventSchema]
     private let pool: DatabasePool
-    private let waiters = ProtectedState<(newest: Int64, continuations: [UUID: AsyncStream<Int64>.Continuation])>(
+    private let waiters = NIOLockedValueBox<(newest: Int64, continuations: [UUID: AsyncStream<Int64>.Continuation])>(
         (0, [:])
     )
 
@@ -127,15 +128,15 @@ public final class ChangeEventFeed: Sendable {
     public func appends() -> AsyncStream<Int64> {
         let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
         let key = UUID()
-        waiters.withLock { state in state.continuations[key] = continuation }
+        waiters.withLockedValue { state in state.continuations[key] = continuation }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.waiters.withLock { state in state.continuations.removeValue(forKey: key) }
+            _ = self?.waiters.withLockedValue { state in state.continuations.removeValue(forKey: key) }
         }
         return stream
     }
 
     func didAppend(_ newest: Int64) {
-        let continuations = waiters.withLock { state in
+        let continuations = waiters.withLockedValue { state in
             state.newest = newest
             return Array(state.continuations.values)
         }

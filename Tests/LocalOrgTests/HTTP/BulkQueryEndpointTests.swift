@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SyncrunTestSupport
 import Testing
 
@@ -231,15 +232,18 @@ struct BulkQueryEndpointTests {
     }
 
     @Test func resultsPastTheLocatorLifetimeAreGone() async throws {
-        let clock = ProtectedState(Date(timeIntervalSince1970: 1_767_225_600))
-        let databaseConfiguration = OrgDatabase.Configuration(now: { clock.withLock { $0 } }, locatorLifetime: 60)
+        let clock = NIOLockedValueBox(Date(timeIntervalSince1970: 1_767_225_600))
+        let databaseConfiguration = OrgDatabase.Configuration(
+            now: { clock.withLockedValue { $0 } },
+            locatorLifetime: 60
+        )
         try await LocalOrgFixture.with(databaseConfiguration: databaseConfiguration) { org in
             try org.client.seedAccounts(2)
             let created = try await Self.createJob(org.client, "SELECT Id FROM Account")
             let id = try #require(try created.json().objectValue?["id"]?.stringValue)
             #expect(try await Self.waitForJob(org.client, id).last == "JobComplete")
             #expect(try await org.client.send(.GET, "jobs/query/\(id)/results").status == 200)
-            clock.withLock { $0 = $0.addingTimeInterval(120) }
+            clock.withLockedValue { $0 = $0.addingTimeInterval(120) }
             let expired = try await org.client.send(.GET, "jobs/query/\(id)/results")
             #expect(expired.status == 404)
             #expect(
