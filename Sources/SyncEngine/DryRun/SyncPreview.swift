@@ -217,6 +217,20 @@ extension SyncPreview {
         case keptForOtherSyncs
         case fetched
 
+        /// Where the sync up run's `outcome` is counted.
+        init(_ outcome: SyncUpOutcome) {
+            switch outcome {
+            // Deleted locally and already gone on the org, or created and deleted locally: the
+            // entry is removed, nothing is sent.
+            case .deleted, .removedLocally: self = .deleted(.local)
+            case .conflict: self = .conflicts
+            case .failed: self = .failed
+            case .created: self = .created(.org)
+            case .updated: self = .updated(.org)
+            case .skipped: self = .skipped
+            }
+        }
+
         /// Where a record counted here is listed, and as what.
         var item: (side: Side, action: Action)? {
             switch self {

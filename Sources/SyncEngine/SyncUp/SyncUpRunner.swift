@@ -349,15 +349,10 @@ struct SyncUpRunner: Sendable {
         }
         var toSend: [SyncUpRecord] = []
         for record in batch where outcomes[record.entryID] == nil {
-            switch record.action {
-            case .removeLocally: outcomes[record.entryID] = .removedLocally
-            case .none: outcomes[record.entryID] = .skipped
-            case .create, .update, .delete:
-                if let decided = SyncUpConflictChecker.decide(record, server: versions[record.entryID]) {
-                    outcomes[record.entryID] = decided
-                } else {
-                    toSend.append(record)
-                }
+            if let decided = SyncUpConflictChecker.outcomeBeforeSending(record, server: versions[record.entryID]) {
+                outcomes[record.entryID] = decided
+            } else {
+                toSend.append(record)
             }
         }
         if !toSend.isEmpty {
