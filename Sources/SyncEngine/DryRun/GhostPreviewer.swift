@@ -43,12 +43,7 @@ struct GhostPreviewer: SyncPreviewer {
             try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store)
         }
         let state = try registry.previewState(definition, replace: replace)
-        var preview = SyncPreview(
-            syncName: name,
-            syncID: state?.id,
-            operation: .cleanGhosts,
-            targetKind: definition.targetKindName
-        )
+        var preview = SyncPreview(definition, operation: .cleanGhosts, state: state)
         // No soup yet: nothing stored can be a ghost.
         guard !soups.isEmpty else { return preview }
         // A sync that never ran fetched nothing; its id is one no record carries.

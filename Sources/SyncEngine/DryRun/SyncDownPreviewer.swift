@@ -40,12 +40,7 @@ struct SyncDownPreviewer: SyncPreviewer {
         if allSoupsExist { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
         let state = try registry.previewState(definition, replace: replace)
         let baseline = full || !fetcher.isIncremental ? -1 : max(state?.maxTimeStamp ?? -1, -1)
-        var preview = SyncPreview(
-            syncName: name,
-            syncID: state?.id,
-            operation: .syncDown,
-            targetKind: definition.targetKindName
-        )
+        var preview = SyncPreview(definition, operation: .syncDown, state: state)
         preview.isIncremental = baseline > 0
         preview.maxTimeStamp = baseline
         if let refresh = fetcher as? RefreshDownFetcher, try !self.hasSoup(refresh.sourceSoup, syncName: name) {

@@ -36,12 +36,7 @@ struct SyncUpPreviewer: SyncPreviewer {
             throw SyncEngineError.wrapping(error, syncName: name)
         }
         let state = try registry.previewState(definition, replace: replace)
-        var preview = SyncPreview(
-            syncName: name,
-            syncID: state?.id,
-            operation: .syncUp,
-            targetKind: definition.targetKindName
-        )
+        var preview = SyncPreview(definition, operation: .syncUp, state: state)
         // A stop is seen between pages of dirty records (`.stopped` thrown by the page loops).
         try await read(syncName: name, into: &preview) { preview in
             if target.kind == .parentChildren, let info = target.parentChildren {
