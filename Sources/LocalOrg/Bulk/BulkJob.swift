@@ -5,6 +5,7 @@ import GRDB
 ///
 /// Jobs live in the org database, so a job and its results survive a restart of the server (a
 /// killed `syncrun` that ran the org in-process finds them again).
+@dynamicMemberLookup
 struct BulkJob: Sendable, Equatable {
     /// `query` jobs (`/jobs/query`), `ingest` jobs (`/jobs/ingest`), or Bulk API 1.0 jobs
     /// (`/services/async/{version}/job`, any operation, data in ``BulkBatch``es).
@@ -37,21 +38,14 @@ struct BulkJob: Sendable, Equatable {
     /// `59.0`.
     var apiVersion: String
     var state: State
-    var createdAt: Int64
-    var modifiedAt: Int64
-    var processed: Int
-    var failed: Int
+    /// The stamps, counts and (for a query job) result snapshot.
+    var work: BulkWork
     var errorMessage: String?
-    /// The result snapshot (`_org_cursor` row) of a completed query job.
-    var cursorID: String?
-    var firstSeq: Int64
-    var totalSize: Int
     /// `COMMA`, `TAB`…
     var columnDelimiter: String
     /// `LF` or `CRLF`.
     var lineEnding: String
     var externalIDField: String?
-    var processingMilliseconds: Int64
     /// Bulk API 1.0: `CSV`, `JSON` or `XML` (Bulk API 2.0 jobs are always `CSV`).
     var contentType = "CSV"
     /// Bulk API 1.0: `Parallel` or `Serial`.
@@ -87,21 +81,20 @@ struct BulkJob: Sendable, Equatable {
             query: query,
             apiVersion: apiVersion,
             state: state,
-            createdAt: now,
-            modifiedAt: now,
-            processed: 0,
-            failed: 0,
+            work: BulkWork(createdAt: now),
             errorMessage: nil,
-            cursorID: nil,
-            firstSeq: 0,
-            totalSize: 0,
             columnDelimiter: columnDelimiter,
             lineEnding: lineEnding,
-            externalIDField: externalIDField,
-            processingMilliseconds: 0
+            externalIDField: externalIDField
         )
         job.username = username
         return job
+    }
+
+    /// `job.processed`, `job.cursorID`… read and written through to ``work``.
+    subscript<Value>(dynamicMember keyPath: WritableKeyPath<BulkWork, Value>) -> Value {
+        get { work[keyPath: keyPath] }
+        set { work[keyPath: keyPath] = newValue }
     }
 
     /// The delimiters Bulk API 2.0 accepts, by name.
@@ -123,8 +116,8 @@ struct BulkJob: Sendable, Equatable {
             "operation": .string(operation),
             "object": .string(object),
             "createdById": .null,
-            "createdDate": .string(OrgDateTime.format(milliseconds: createdAt)),
-            "systemModstamp": .string(OrgDateTime.format(milliseconds: modifiedAt)),
+            "createdDate": .string(OrgDateTime.format(milliseconds: work.createdAt)),
+            "systemModstamp": .string(OrgDateTime.format(milliseconds: work.modifiedAt)),
             "state": .string(state.rawValue),
             "concurrencyMode": "Parallel",
             "contentType": "CSV",
@@ -138,10 +131,10 @@ struct BulkJob: Sendable, Equatable {
             body["contentUrl"] = .string("services/data/v\(apiVersion)/jobs/ingest/\(id)/batches")
         }
         if state != .open, state != .uploadComplete || kind == .query {
-            body["numberRecordsProcessed"] = .integer(Int64(processed))
+            body["numberRecordsProcessed"] = .integer(Int64(work.processed))
             body["retries"] = .integer(0)
-            body["totalProcessingTime"] = .integer(processingMilliseconds)
-            if kind == .ingest { body["numberRecordsFailed"] = .integer(Int64(failed)) }
+            body["totalProcessingTime"] = .integer(work.processingMilliseconds)
+            if kind == .ingest { body["numberRecordsFailed"] = .integer(Int64(work.failed)) }
         }
         if let errorMessage { body["errorMessage"] = .string(errorMessage) }
         return .object(body)
@@ -244,18 +237,11 @@ enum BulkJobTable {
             query: row["query"],
             apiVersion: row["apiVersion"],
             state: BulkJob.State(rawValue: row["state"]) ?? .failed,
-            createdAt: row["createdAt"],
-            modifiedAt: row["modifiedAt"],
-            processed: row["processed"],
-            failed: row["failed"],
+            work: BulkWork(row: row),
             errorMessage: row["errorMessage"],
-            cursorID: row["cursorId"],
-            firstSeq: row["firstSeq"],
-            totalSize: row["totalSize"],
             columnDelimiter: row["columnDelimiter"],
             lineEnding: row["lineEnding"],
-            externalIDField: row["externalIdFieldName"],
-            processingMilliseconds: row["processingMs"]
+            externalIDField: row["externalIdFieldName"]
         )
         job.contentType = row["contentType"] ?? "CSV"
         job.concurrencyMode = row["concurrencyMode"] ?? "Parallel"

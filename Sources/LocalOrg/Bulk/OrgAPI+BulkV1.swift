@@ -235,14 +235,7 @@ extension OrgAPI {
                 jobID: job.id,
                 state: .queued,
                 stateMessage: nil,
-                createdAt: now,
-                modifiedAt: now,
-                processed: 0,
-                failed: 0,
-                processingMilliseconds: 0,
-                cursorID: nil,
-                firstSeq: 0,
-                totalSize: 0
+                work: BulkWork(createdAt: now)
             )
             try BulkBatchTable.insert(batch, data: request.body, db)
             return batch
