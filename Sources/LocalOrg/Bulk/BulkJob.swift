@@ -57,40 +57,6 @@ struct BulkJob: Sendable, Equatable {
     /// The job ID prefix of Salesforce (`750…`).
     static let idPrefix = "750"
 
-    /// A new job, numbered from the org's id counter and stamped now, with nothing processed yet:
-    /// the one way the Bulk 1.0 and 2.0 endpoints create jobs.
-    static func new(
-        _ db: Database,
-        now: Int64,
-        kind: Kind,
-        operation: String,
-        object: String,
-        query: String? = nil,
-        apiVersion: String,
-        state: State,
-        columnDelimiter: String,
-        lineEnding: String,
-        externalIDField: String? = nil,
-        username: String?
-    ) throws -> BulkJob {
-        var job = BulkJob(
-            id: OrgRecordID.make(prefix: idPrefix, counter: try OrgMeta.nextIDCounter(db)),
-            kind: kind,
-            operation: operation,
-            object: object,
-            query: query,
-            apiVersion: apiVersion,
-            state: state,
-            work: BulkWork(createdAt: now),
-            errorMessage: nil,
-            columnDelimiter: columnDelimiter,
-            lineEnding: lineEnding,
-            externalIDField: externalIDField
-        )
-        job.username = username
-        return job
-    }
-
     /// `job.processed`, `job.cursorID`… read and written through to ``work``.
     subscript<Value>(dynamicMember keyPath: WritableKeyPath<BulkWork, Value>) -> Value {
         get { work[keyPath: keyPath] }
@@ -170,12 +136,14 @@ enum BulkJobTable {
         try db.execute(
             sql: """
                 INSERT INTO _org_bulk_jobs (id, kind, operation, object, query, apiVersion, state, createdAt,
-                    modifiedAt, columnDelimiter, lineEnding, externalIdFieldName, username)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    modifiedAt, columnDelimiter, lineEnding, externalIdFieldName, username, contentType,
+                    concurrencyMode)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 job.id, job.kind.rawValue, job.operation, job.object, job.query, job.apiVersion, job.state.rawValue,
                 job.createdAt, job.modifiedAt, job.columnDelimiter, job.lineEnding, job.externalIDField, job.username,
+                job.contentType, job.concurrencyMode,
             ]
         )
     }

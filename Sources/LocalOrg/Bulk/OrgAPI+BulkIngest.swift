@@ -59,24 +59,17 @@ extension OrgAPI {
             }
         }
         let format = try Self.csvFormat(body)
-        let job = try bulk.write { db -> BulkJob in
-            let now = database.context.nowMilliseconds
-            let job = try BulkJob.new(
-                db,
-                now: now,
-                kind: .ingest,
-                operation: operation,
-                object: object.name,
-                apiVersion: version.description,
-                state: .open,
-                columnDelimiter: format.delimiter,
-                lineEnding: format.lineEnding,
-                externalIDField: operation == "upsert" ? object.field(named: externalID ?? "")?.name : nil,
-                username: database.context.access?.username
-            )
-            try BulkJobTable.insert(job, db)
-            return job
-        }
+        let job = try bulk.create(
+            kind: .ingest,
+            operation: operation,
+            object: object.name,
+            apiVersion: version.description,
+            state: .open,
+            columnDelimiter: format.delimiter,
+            lineEnding: format.lineEnding,
+            externalIDField: operation == "upsert" ? object.field(named: externalID ?? "")?.name : nil,
+            creator: database.context
+        )
         return .json(200, job.info)
     }
 

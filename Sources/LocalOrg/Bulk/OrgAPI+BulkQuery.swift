@@ -59,24 +59,17 @@ extension OrgAPI {
         // Fields and relationships are checked now, as Salesforce does, so a bad query never becomes a job.
         _ = try OrgQueryCompiler(context: database.context, apiVersion: version.description, includeDeleted: false)
             .compile(query)
-        let job = try bulk.write { db -> BulkJob in
-            let now = database.context.nowMilliseconds
-            let job = try BulkJob.new(
-                db,
-                now: now,
-                kind: .query,
-                operation: operation,
-                object: object.name,
-                query: soql,
-                apiVersion: version.description,
-                state: .uploadComplete,
-                columnDelimiter: format.delimiter,
-                lineEnding: format.lineEnding,
-                username: database.context.access?.username
-            )
-            try BulkJobTable.insert(job, db)
-            return job
-        }
+        let job = try bulk.create(
+            kind: .query,
+            operation: operation,
+            object: object.name,
+            query: soql,
+            apiVersion: version.description,
+            state: .uploadComplete,
+            columnDelimiter: format.delimiter,
+            lineEnding: format.lineEnding,
+            creator: database.context
+        )
         bulk.startIfIdle(job)
         return .json(200, job.info)
     }
