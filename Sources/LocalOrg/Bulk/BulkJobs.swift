@@ -39,6 +39,46 @@ final class BulkJobs: Sendable {
         return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
 
+    /// Stores a new job created by `creator`'s user (its ``OrgContext/access``; `nil` the org's
+    /// own), numbered from the org's id counter and stamped now, with nothing processed yet: the
+    /// one way the Bulk 1.0 and 2.0 endpoints create jobs.
+    func create(
+        kind: BulkJob.Kind,
+        operation: String,
+        object: String,
+        query: String? = nil,
+        apiVersion: String,
+        state: BulkJob.State,
+        columnDelimiter: String,
+        lineEnding: String,
+        externalIDField: String? = nil,
+        contentType: String = "CSV",
+        concurrencyMode: String = "Parallel",
+        creator: OrgContext
+    ) throws -> BulkJob {
+        try write { db in
+            let job = BulkJob(
+                id: OrgRecordID.make(prefix: BulkJob.idPrefix, counter: try OrgMeta.nextIDCounter(db)),
+                kind: kind,
+                operation: operation,
+                object: object,
+                query: query,
+                apiVersion: apiVersion,
+                state: state,
+                work: BulkWork(createdAt: creator.nowMilliseconds),
+                errorMessage: nil,
+                columnDelimiter: columnDelimiter,
+                lineEnding: lineEnding,
+                externalIDField: externalIDField,
+                contentType: contentType,
+                concurrencyMode: concurrencyMode,
+                username: creator.access?.username
+            )
+            try BulkJobTable.insert(job, db)
+            return job
+        }
+    }
+
     /// The job `id` of `kind`; restarts its worker if it is unfinished and nobody works on it.
     func job(_ id: String, kind: BulkJob.Kind) throws -> BulkJob {
         guard let job = try read({ try BulkJobTable.fetch(id, kind: kind, $0) }) else {

@@ -25,24 +25,6 @@ struct OrgAPI: Sendable {
     let bulk: BulkJobs
     private let baseURL = NIOLockedValueBox("")
 
-    init(
-        database: OrgDatabase,
-        sessions: SessionStore,
-        usage: APIUsage,
-        pageSizeOverride: Int?,
-        oauth: OAuthTokenEndpoint,
-        identity: OrgIdentity,
-        bulk: BulkJobs
-    ) {
-        self.bulk = bulk
-        self.database = database
-        self.sessions = sessions
-        self.usage = usage
-        self.pageSizeOverride = pageSizeOverride
-        self.oauth = oauth
-        self.identity = identity
-    }
-
     /// This API serving the restricted user `username` (`nil`: the org's all-powerful user): every
     /// handler reads and writes through ``OrgDatabase/acting(as:)``, so describes, queries and
     /// writes on every path (REST, collections, composite, tree, Bulk 1.0 and 2.0) follow that

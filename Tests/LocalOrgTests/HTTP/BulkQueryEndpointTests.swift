@@ -187,6 +187,11 @@ struct BulkQueryEndpointTests {
             #expect(try early.errorCode() == "JOB_NOT_COMPLETE")
             let undeletable = try await client.send(.DELETE, "jobs/query/\(id)")
             #expect(undeletable.status == 400)
+            // UploadComplete closes ingest jobs only: a query job refuses it as it refuses any state but Aborted.
+            let closed = try await client.send(.PATCH, "jobs/query/\(id)", json: ["state": "UploadComplete"])
+            #expect(closed.status == 400)
+            #expect(try closed.errorCode() == "INVALIDJOB")
+            #expect(try await client.send(.GET, "jobs/query/\(id)").json().objectValue?["state"] == "UploadComplete")
             let aborted = try await client.send(.PATCH, "jobs/query/\(id)", json: ["state": "Aborted"])
             #expect(aborted.status == 200)
             #expect(try aborted.json().objectValue?["state"] == "Aborted")
