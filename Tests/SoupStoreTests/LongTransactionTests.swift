@@ -90,4 +90,88 @@ struct LongTransactionTests {
         #expect(observed == ["3"])
         #expect(try count(store) == 9)
     }
+
+    /// The statements the store's writer runs, as SQLite traces them.
+    private final class Statements: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+        func append(_ sql: String) { lock.withLock { list.append(sql) } }
+        var all: [String] { lock.withLock { list } }
+    }
+
+    @Test func theFirstWriteAfterEachCommitRunsWithoutASavepointAndLaterOnesInOne() async throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        let statements = Statements()
+        try await store.pool.writeWithoutTransaction { db in
+            db.trace { statements.append($0.expandedDescription) }
+        }
+        func marker(_ name: String) async throws {
+            try await store.pool.writeWithoutTransaction { db in try db.execute(sql: "SELECT '\(name)'") }
+        }
+        try await store.withLongTransaction(cacheBytes: 8 * 1024 * 1024) { transaction in
+            try await marker("first")
+            _ = try await transaction.write { try $0.upsertPage(page(0..<5), into: "accounts") }
+            try await marker("second")
+            _ = try await transaction.write { try $0.upsertPage(page(5..<8), into: "accounts") }
+            try await transaction.commit()
+            try await marker("third")
+            _ = try await transaction.write { try $0.upsertPage(page(8..<9), into: "accounts") }
+        }
+        try await store.pool.writeWithoutTransaction { db in db.trace(nil) }
+        // Each write's statements, from its marker to the next one.
+        let all = statements.all
+        func between(_ from: String, _ to: String?) -> [String] {
+            guard let start = all.firstIndex(of: "SELECT '\(from)'") else { return [] }
+            let end = to.flatMap { all.firstIndex(of: "SELECT '\($0)'") } ?? all.endIndex
+            return Array(all[start..<end])
+        }
+        let first = between("first", "second")
+        let second = between("second", "third")
+        let third = between("third", nil)
+        #expect(first.contains { $0.contains("INSERT") })
+        #expect(!first.contains { $0.uppercased().contains("SAVEPOINT") })
+        #expect(second.contains { $0.uppercased().hasPrefix("SAVEPOINT") })
+        #expect(third.contains { $0.contains("INSERT") })
+        #expect(!third.contains { $0.uppercased().hasPrefix("SAVEPOINT") })
+        #expect(try count(store) == 9)
+    }
+
+    @Test func aFailedFirstWriteRollsBackItselfOnlyAndTheTransactionGoesOn() async throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        _ = try await store.write { try $0.upsertPage(page(0..<2), into: "accounts") }
+        var failedWrite: (any Error)?
+        let seen = try await store.withLongTransaction(cacheBytes: 8 * 1024 * 1024) { transaction in
+            do {
+                // Nothing is written in the transaction yet: this write runs in it directly.
+                try await transaction.write { writer in
+                    _ = try writer.upsertPage(page(2..<6), into: "accounts")
+                    throw Planted()
+                }
+            } catch {
+                failedWrite = error
+            }
+            // Still one transaction: invisible to readers until it commits.
+            _ = try await transaction.write { try $0.upsertPage(page(6..<7), into: "accounts") }
+            let seen = try count(store)
+            // The next write fails inside a savepoint; the one before it stays.
+            try? await transaction.write { writer in
+                _ = try writer.upsertPage(page(7..<8), into: "accounts")
+                throw Planted()
+            }
+            return seen
+        }
+        #expect(failedWrite is Planted)
+        #expect(seen == 2)
+        let ids = try await store.read { reader in
+            try reader.entries(in: "accounts", wherePath: "Id", isIn: (0..<8).map { String(format: "001%012d", $0) })
+        }
+        #expect(ids.count == 3)
+        #expect(try count(store) == 3)
+        let inTransaction = try await store.pool.writeWithoutTransaction { db in db.isInsideTransaction }
+        #expect(!inTransaction)
+    }
 }
