@@ -13,28 +13,33 @@
 #   scripts/bench-sync-up.sh --collections-only  # skip the one-record-per-call rows
 #   scripts/bench-sync-up.sh --latency-ms 100    # the org answers each request 100 ms late
 #   scripts/bench-sync-up.sh --max-requests 1    # syncrun sends one request at a time (default 4)
+#   scripts/bench-sync-up.sh --no-build --bin-dir .build-release/release   # binaries built elsewhere
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 build=1
+bin_dir=""
 records=10000
 extra=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --no-build) build=0; shift ;;
+        --bin-dir) bin_dir="$2"; shift 2 ;;
+        --bin-dir=*) bin_dir="${1#*=}"; shift ;;
         --records) records="$2"; shift 2 ;;
         --records=*) records="${1#*=}"; shift ;;
         --quick) records=1000; shift ;;
         --keep) extra+=("--keep"); shift ;;
         --collections-only) extra+=("--collections-only"); shift ;;
         --skip-creates) extra+=("--skip-creates"); shift ;;
+        --skip-auto) extra+=("--skip-auto"); shift ;;
         --latency-ms) extra+=("--latency-ms" "$2"); shift 2 ;;
         --latency-ms=*) extra+=("--latency-ms" "${1#*=}"); shift ;;
         --max-requests) extra+=("--max-requests" "$2"); shift 2 ;;
         --max-requests=*) extra+=("--max-requests" "${1#*=}"); shift ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "bench-sync-up.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done
@@ -48,7 +53,7 @@ if [[ $build -eq 1 ]]; then
     swift build -c release "${static_stdlib[@]}" --product syncrun >&2
     swift build -c release "${static_stdlib[@]}" --product syncrun-bench >&2
 fi
-bin="$(swift build -c release --show-bin-path)"
+bin="${bin_dir:-$(swift build -c release --show-bin-path)}"
 
 if ! python3 -c 'import simple_salesforce' 2>/dev/null; then
     echo "installing the Python baseline's requirements (Tests/python/requirements.txt)…" >&2

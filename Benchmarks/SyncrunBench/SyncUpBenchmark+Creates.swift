@@ -22,7 +22,7 @@ extension SyncUpBenchmark {
         try makeCreateState(in: base)
         var rows: [SyncUpMeasurement] = []
         var notes: [String] = []
-        for api in [SyncAPI.rest, .auto] {
+        for api in skipAuto ? [SyncAPI.rest] : [.rest, .auto] {
             let copy = try base.copy(to: work.appendingPathComponent("create-collection-\(api)", isDirectory: true))
             do {
                 rows.append(try await measureSyncrunCreates(api: api, in: copy, executable: executable))

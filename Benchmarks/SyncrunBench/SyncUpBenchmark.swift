@@ -66,6 +66,9 @@ struct SyncUpBenchmark: AsyncParsableCommand {
 
     @Flag(help: "Skip the create table.") var skipCreates = false
 
+    @Flag(help: "Skip the 'api auto' rows (Bulk API 2.0 from 10k records): the latency runs compare 'api rest'.")
+    var skipAuto = false
+
     @Flag(help: "Keep the temp directory (org copies, stores, request logs).") var keep = false
 
     @Option(
@@ -114,9 +117,9 @@ struct SyncUpBenchmark: AsyncParsableCommand {
         var rows: [SyncUpMeasurement] = []
         var notes: [String] = []
         let variants: [(SyncUpTargetKind, SyncAPI)] =
-            collectionsOnly
+            (collectionsOnly
             ? [(.collection, .rest), (.collection, .auto)]
-            : [(.collection, .rest), (.collection, .auto), (.single, .auto)]
+            : [(.collection, .rest), (.collection, .auto), (.single, .auto)]).filter { !skipAuto || $0.1 != .auto }
         for (kind, api) in variants {
             let copy = try base.copy(to: work.appendingPathComponent("\(kind)-\(api)", isDirectory: true))
             do {

@@ -2,9 +2,9 @@ import Foundation
 
 /// sObject Collections: create, update, upsert, delete and retrieve up to 200 records per call (§5.3).
 ///
-/// Records run in request order in one transaction, each in a savepoint of its own, so without
-/// `allOrNone` a failing record is undone alone; with `allOrNone` any failure rolls the whole call
-/// back and every other record reports `ALL_OR_NONE_OPERATION_ROLLED_BACK`.
+/// Records run in request order in one transaction; without `allOrNone` a failing record is undone
+/// alone (it fails before it writes, or a delete's savepoint undoes it); with `allOrNone` any failure
+/// rolls the whole call back and every other record reports `ALL_OR_NONE_OPERATION_ROLLED_BACK`.
 extension OrgAPI {
     /// Records per create / update / upsert / delete call.
     static let collectionLimit = 200
@@ -40,7 +40,13 @@ extension OrgAPI {
             let knownID: (Int) -> String? = { index in
                 isCreate ? nil : records[index].value(forCaseInsensitiveKey: "Id")?.stringValue
             }
-            return try run(records.count, allOrNone: allOrNone, store: store, knownID: knownID) { writer, index in
+            return try run(
+                records.count,
+                allOrNone: allOrNone,
+                store: store,
+                knownID: knownID,
+                createsAll: isCreate
+            ) { writer, index in
                 let record = records[index]
                 let object = try Self.recordType(record)
                 var fields = record
@@ -89,7 +95,13 @@ extension OrgAPI {
         let ids = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard ids.count <= Self.collectionLimit else { throw OrgError.tooMany("IDs", maximum: Self.collectionLimit) }
         let allOrNone = request.parameter("allOrNone")?.lowercased() == "true"
-        return try run(ids.count, allOrNone: allOrNone, store: store, knownID: { ids[$0] }) { writer, index in
+        return try run(
+            ids.count,
+            allOrNone: allOrNone,
+            store: store,
+            knownID: { ids[$0] },
+            savepointPerRecord: true
+        ) { writer, index in
             try writer.delete(id: ids[index])
             return .success(id: ids[index], created: nil)
         }
@@ -128,12 +140,23 @@ extension OrgAPI {
         return .json(200, records)
     }
 
-    /// Runs `count` record operations in one transaction, a savepoint each, and writes the results.
+    /// Runs `count` record operations in one transaction and writes the results.
+    ///
+    /// The clock's stamps for the records (and, for a create call, `createsAll`, their ID
+    /// counters) are taken in one write each. Creates, updates and upserts
+    /// check everything that can refuse a record (fields, access, lookups, uniqueness) before their
+    /// first write, so a refused record has nothing to undo and runs without a savepoint (its
+    /// `SAVEPOINT` and `RELEASE`, and SQLite's copy of every page it touches, cost the org time on
+    /// every record); should one ever fail after writing, the whole call is refused rather than
+    /// keep half a record. Deletes (`savepointPerRecord`), whose cascades write as they go, keep a
+    /// savepoint each.
     private func run(
         _ count: Int,
         allOrNone: Bool,
         store: OrgStore,
         knownID: (Int) -> String?,
+        savepointPerRecord: Bool = false,
+        createsAll: Bool = false,
         operation: (OrgWriter, Int) throws -> RecordOutcome
     ) throws -> OrgHTTPResponse {
         var outcomes: [RecordOutcome] = []
@@ -141,10 +164,20 @@ extension OrgAPI {
         var rolledBack = false
         do {
             try store.write { writer in
+                try writer.reserveStamps(count)
+                if createsAll { try writer.reserveIDCounters(count) }
+                defer { writer.dropReservations() }
                 for index in 0..<count {
+                    let changes = writer.db.totalChangesCount
                     do {
-                        outcomes.append(try writer.savepoint { try operation(writer, index) })
+                        outcomes.append(
+                            try savepointPerRecord
+                                ? writer.savepoint { try operation(writer, index) } : operation(writer, index)
+                        )
                     } catch let error as OrgError {
+                        guard savepointPerRecord || writer.db.totalChangesCount == changes else {
+                            throw OrgError.collectionRecordFailedAfterWriting(index: index, error)
+                        }
                         outcomes.append(.failure(id: knownID(index), error: error))
                     }
                 }
@@ -216,6 +249,17 @@ extension OrgError {
         code: .invalidType,
         message: "Must send a concrete entity type."
     )
+    /// A record of a collections call refused after it had written (a check that should come
+    /// before the record's first write): the call is rolled back rather than keep part of it.
+    static func collectionRecordFailedAfterWriting(index: Int, _ error: OrgError) -> OrgError {
+        OrgError(
+            status: 500,
+            code: .storage,
+            message: "Record \(index) of the collections call was refused after part of it was written "
+                + "(\(error.code.rawValue): \(error.message)); nothing of the call was saved. Send the call again "
+                + "without that record, and report this as a local org bug."
+        )
+    }
     /// A collection update record without its ID.
     static let collectionRecordWithoutID = OrgError(
         status: 400,

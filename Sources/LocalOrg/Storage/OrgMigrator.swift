@@ -271,10 +271,34 @@ enum OrgMeta {
         return try Int64.fetchOne(statement, arguments: [now]) ?? now
     }
 
+    /// The next `count` modification stamps at once, as `count` calls of ``nextStamp(now:_:)`` with
+    /// the same `now` would give them (`max(now, last + 1)` and each one more), in one statement.
+    static func reserveStamps(_ count: Int, now: Int64, _ db: Database) throws -> Range<Int64> {
+        guard count > 0 else { return now..<now }
+        let statement = try db.cachedStatement(
+            sql: "UPDATE _org_meta SET value = max(value + ?, ? + ? - 1) WHERE key = 'clock' RETURNING value"
+        )
+        let size = Int64(count)
+        let last = try Int64.fetchOne(statement, arguments: [size, now, size]) ?? now + size - 1
+        return (last - size + 1)..<(last + 1)
+    }
+
     /// Moves the clock forward to at least `stamp` (after seeding explicit audit dates).
     static func advanceClock(to stamp: Int64, _ db: Database) throws {
         try db.cachedStatement(sql: "UPDATE _org_meta SET value = max(value, ?) WHERE key = 'clock'")
             .execute(arguments: [stamp])
+    }
+
+    /// The next `count` values of the record ID counter at once, as `count` calls of
+    /// ``nextIDCounter(_:)`` would give them, in one statement.
+    static func reserveIDCounters(_ count: Int, _ db: Database) throws -> Range<Int64> {
+        guard count > 0 else { return 0..<0 }
+        let statement = try db.cachedStatement(
+            sql: "UPDATE _org_meta SET value = value + ? WHERE key = 'ids' RETURNING value"
+        )
+        let size = Int64(count)
+        let last = try Int64.fetchOne(statement, arguments: [size]) ?? size
+        return (last - size + 1)..<(last + 1)
     }
 
     /// The next value of the record ID counter.

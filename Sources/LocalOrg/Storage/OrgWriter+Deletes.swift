@@ -34,7 +34,7 @@ extension OrgWriter {
                 }
             }
         }
-        let stamp = try OrgMeta.nextStamp(now: context.nowMilliseconds, db)
+        let stamp = try nextStamp()
         try clearLookups(to: plan, stamp: stamp)
         for (object, ids) in plan {
             let list = Self.jsonList(ids)

@@ -197,7 +197,7 @@ extension OrgWriter {
             }
         }
         try checkIntegrity(values, object: object, ownID: nil, creating: true)
-        let id = context.idSpace.id(prefix: object.keyPrefix, counter: try OrgMeta.nextIDCounter(db))
+        let id = context.idSpace.id(prefix: object.keyPrefix, counter: try nextIDCounter())
         let audit = try auditValues(given: values, creating: true)
         values.removeAll { Self.auditFields.contains($0.0.name.lowercased()) }
         var columns = ["Id", "IsDeleted"] + audit.map { $0.0 }
@@ -249,7 +249,7 @@ extension OrgWriter {
         var modified = given("LastModifiedDate").flatMap { Int64.fromDatabaseValue($0) }
         var modstamp = given("SystemModstamp").flatMap { Int64.fromDatabaseValue($0) }
         if created == nil, modified == nil, modstamp == nil {
-            let stamp = try OrgMeta.nextStamp(now: context.nowMilliseconds, db)
+            let stamp = try nextStamp()
             modified = stamp
             modstamp = stamp
             if creating { created = stamp }
@@ -257,7 +257,7 @@ extension OrgWriter {
             modified = modified ?? modstamp ?? created
             modstamp = modstamp ?? modified
             if creating { created = created ?? min(modified ?? 0, modstamp ?? 0) }
-            try OrgMeta.advanceClock(to: max(created ?? 0, modified ?? 0, modstamp ?? 0), db)
+            try advanceClock(to: max(created ?? 0, modified ?? 0, modstamp ?? 0))
         }
         let user = context.userID.isEmpty ? DatabaseValue.null : context.userID.databaseValue
         var result: [(String, DatabaseValue)] = [

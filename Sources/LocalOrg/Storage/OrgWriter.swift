@@ -15,6 +15,11 @@ import GRDB
 public final class OrgWriter {
     let db: Database
     let context: OrgContext
+    /// Modification stamps taken from the clock ahead of the records that use them
+    /// (``reserveStamps(_:)``), handed out in order by ``nextStamp()``.
+    private var reservedStamps: Range<Int64> = 0..<0
+    /// Record ID counters taken ahead of the records created (``reserveIDCounters(_:)``).
+    private var reservedIDCounters: Range<Int64> = 0..<0
 
     init(db: Database, context: OrgContext) {
         self.db = db
@@ -187,6 +192,54 @@ public final class OrgWriter {
         }
         guard let result else { throw OrgError.storage("A savepoint", OrgError.notAvailable("savepoint result")) }
         return try result.get()
+    }
+
+    /// Takes the clock's next `count` modification stamps in one write, for the records a
+    /// collections call is about to write: each record's stamp then costs no statement (it was
+    /// one `UPDATE … RETURNING` per record, 12% of the org's time for a collections update). The
+    /// stamps are the ones `count` single writes would get; a record that fails leaves its stamp
+    /// unused (stamps only need to increase). Moving the clock (``advanceClock(to:)``) drops the rest.
+    func reserveStamps(_ count: Int) throws {
+        reservedStamps = try OrgMeta.reserveStamps(count, now: context.nowMilliseconds, db)
+    }
+
+    /// Takes the next `count` record ID counters in one write, for the records a collections
+    /// create call is about to insert (one `UPDATE … RETURNING` per record before). The records
+    /// created get them in order; a refused record takes none, and the ones left are not used.
+    func reserveIDCounters(_ count: Int) throws {
+        reservedIDCounters = try OrgMeta.reserveIDCounters(count, db)
+    }
+
+    /// The next record ID counter: a reserved one while any is left, else the counter's next.
+    func nextIDCounter() throws -> Int64 {
+        if let counter = reservedIDCounters.first {
+            reservedIDCounters = reservedIDCounters.dropFirst()
+            return counter
+        }
+        return try OrgMeta.nextIDCounter(db)
+    }
+
+    /// Drops the stamps and ID counters reserved and not used (the clock and the counter stay
+    /// past them).
+    func dropReservations() {
+        reservedStamps = 0..<0
+        reservedIDCounters = 0..<0
+    }
+
+    /// The next modification stamp: a reserved one while any is left, else the clock's next.
+    func nextStamp() throws -> Int64 {
+        if let stamp = reservedStamps.first {
+            reservedStamps = reservedStamps.dropFirst()
+            return stamp
+        }
+        return try OrgMeta.nextStamp(now: context.nowMilliseconds, db)
+    }
+
+    /// Moves the clock forward to at least `stamp`; the stamps reserved and not used yet are
+    /// dropped (they may lie below it).
+    func advanceClock(to stamp: Int64) throws {
+        reservedStamps = 0..<0
+        try OrgMeta.advanceClock(to: stamp, db)
     }
 
     /// Runs a SOQL query inside the transaction (composite requests), returning its first page.

@@ -1,7 +1,9 @@
 import Foundation
-import LocalOrg
+import GRDB
 import SyncrunTestSupport
 import Testing
+
+@testable import LocalOrg
 
 /// sObject Collections over HTTP (§5.3).
 struct CollectionsEndpointTests {
@@ -91,6 +93,91 @@ struct CollectionsEndpointTests {
         }
     }
 
+    /// A collections update writes its records without a savepoint each and takes the clock's
+    /// stamps in one statement (each was a `SAVEPOINT`, `RELEASE` and `UPDATE … RETURNING` per
+    /// record); a refused record is still left as it was, and the stamps still increase.
+    @Test func collectionsUpdateTakesItsStampsAtOnceAndNoSavepointPerRecord() async throws {
+        try await LocalOrgFixture.with { org in
+            let client = org.client
+            let ids = [
+                try await client.create("Account", ["Name": "A"]),
+                try await client.create("Account", ["Name": "B"]),
+                try await client.create("Account", ["Name": "C"]),
+            ]
+            let before = try await client.send(.GET, "sobjects/Account/\(ids[1])")
+            let statements = StatementLog()
+            try await org.database.pool.writeWithoutTransaction { db in
+                db.trace { statements.append("\($0)") }
+            }
+            let response = try await client.send(
+                .PATCH,
+                "composite/sobjects",
+                json: [
+                    "allOrNone": false,
+                    "records": [
+                        ["attributes": ["type": "Account"], "Id": .string(ids[0]), "Name": "A2"],
+                        ["attributes": ["type": "Account"], "Id": .string(ids[1]), "Name": "B2", "NoSuchField__c": 1],
+                        ["attributes": ["type": "Account"], "Id": .string(ids[2]), "Name": "C2"],
+                    ],
+                ]
+            )
+            try await org.database.pool.writeWithoutTransaction { db in db.trace(nil) }
+            let results = try results(response)
+            try #require(results.count == 3)
+            #expect(results.map { $0["success"] } == [true, false, true])
+            let sql = statements.lines
+            #expect(sql.filter { $0.uppercased().contains("SAVEPOINT") }.isEmpty, "\(sql)")
+            #expect(sql.filter { $0.contains("'clock'") }.count == 1, "\(sql)")
+
+            let after = try await client.send(.GET, "sobjects/Account/\(ids[1])")
+            #expect(try after.json() == before.json())
+            let later = try await client.create("Account", ["Name": "D"])
+            var stamps: [String] = []
+            for id in [ids[0], ids[2], later] {
+                let record = try await client.send(.GET, "sobjects/Account/\(id)").json().objectValue
+                stamps.append(try #require(record?["SystemModstamp"]?.stringValue))
+            }
+            #expect(stamps == stamps.sorted() && Set(stamps).count == 3, "\(stamps)")
+        }
+    }
+
+    /// A collections create takes its records' ID counters and stamps in one statement each, and
+    /// runs no savepoint per record; the IDs stay unique across calls when a record is refused.
+    @Test func collectionsCreateTakesItsIDsAtOnceAndNoSavepointPerRecord() async throws {
+        try await LocalOrgFixture.with { org in
+            let client = org.client
+            let statements = StatementLog()
+            try await org.database.pool.writeWithoutTransaction { db in
+                db.trace { statements.append("\($0)") }
+            }
+            let response = try await client.send(
+                .POST,
+                "composite/sobjects",
+                json: [
+                    "allOrNone": false,
+                    "records": [
+                        ["attributes": ["type": "Account"], "Name": "A"],
+                        ["attributes": ["type": "Account"], "Industry": "No name"],
+                        ["attributes": ["type": "Account"], "Name": "C"],
+                    ],
+                ]
+            )
+            try await org.database.pool.writeWithoutTransaction { db in db.trace(nil) }
+            let results = try results(response)
+            try #require(results.count == 3)
+            #expect(results.map { $0["success"] } == [true, false, true])
+            let sql = statements.lines
+            #expect(sql.filter { $0.uppercased().contains("SAVEPOINT") }.isEmpty, "\(sql)")
+            #expect(sql.filter { $0.contains("'ids'") }.count == 1, "\(sql)")
+            #expect(sql.filter { $0.contains("'clock'") }.count == 1, "\(sql)")
+            let later = try await client.create("Account", ["Name": "D"])
+            let ids = [results[0]["id"]?.stringValue, results[2]["id"]?.stringValue, later]
+            #expect(Set(ids.compactMap { $0 }).count == 3, "\(ids)")
+            let count = try await client.send(.GET, "query?q=SELECT+Id+FROM+Account")
+            #expect(try count.json().objectValue?["totalSize"] == 3)
+        }
+    }
+
     @Test func upsertByExternalIDReportsCreated() async throws {
         try await LocalOrgFixture.with(schema: try externalIDSchema()) { org in
             let client = org.client
@@ -159,4 +246,14 @@ struct CollectionsEndpointTests {
             #expect(results.first?["errors"]?.arrayValue?.first?.objectValue?["statusCode"] == "INVALID_TYPE")
         }
     }
+}
+
+/// The SQL a connection ran, from its trace (called on the writer's queue).
+private final class StatementLog: @unchecked Sendable {
+    // Safe: `storage` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func append(_ line: String) { lock.withLock { storage.append(line) } }
+    var lines: [String] { lock.withLock { storage } }
 }
