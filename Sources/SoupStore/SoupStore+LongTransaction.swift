@@ -19,8 +19,19 @@ public struct LongTransaction: Sendable {
     /// the fetcher fetches).
     @TaskLocal static var current: LongTransaction?
 
+    /// Work the caller puts before every commit (``setBeforeCommit(_:)``).
+    private final class BeforeCommit: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: (@Sendable (SoupWriter) throws -> Void)?
+        var body: (@Sendable (SoupWriter) throws -> Void)? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
     let store: SoupStore
     private let ended = Ended()
+    private let beforeCommit = BeforeCommit()
 
     init(store: SoupStore) {
         self.store = store
@@ -29,6 +40,14 @@ public struct LongTransaction: Sendable {
     /// Whether this transaction is open on `other`'s writer.
     func isOpen(on other: SoupStore) -> Bool {
         !ended.isSet && ObjectIdentifier(store.pool) == ObjectIdentifier(other.pool)
+    }
+
+    /// Sets work that runs in the transaction just before each of its commits (the one when the
+    /// scope ends included), or none: what a write set aside for the length of one transaction is
+    /// put back there (``SoupWriter/restoreIndexes(of:)``), so that every commit, and so every
+    /// state a kill can leave, is whole. When it throws, nothing since the last commit is kept.
+    public func setBeforeCommit(_ body: (@Sendable (SoupWriter) throws -> Void)?) {
+        beforeCommit.body = body
     }
 
     /// Commits, sets the writer's page cache back, and makes every later write of the scope an
@@ -41,9 +60,17 @@ public struct LongTransaction: Sendable {
         try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in
                 defer { Self.restoreCache(db) }
-                if db.isInsideTransaction { try db.commit() }
+                if db.isInsideTransaction { try commitNow(db) }
             }
         }
+    }
+
+    /// Runs the work set by ``setBeforeCommit(_:)``, then commits.
+    func commitNow(_ db: Database) throws {
+        if let body = beforeCommit.body {
+            try body(SoupWriter(db: db, context: StoreContext(path: store.path, logger: store.logger)))
+        }
+        try db.commit()
     }
 
     /// As ``write(_:)``, synchronously.
@@ -86,7 +113,7 @@ public struct LongTransaction: Sendable {
         return try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in
                 guard Self.takeSpillCount(db) > 0 else { return false }
-                try Self.recommit(db)
+                try recommit(db)
                 return true
             }
         }
@@ -98,13 +125,13 @@ public struct LongTransaction: Sendable {
     public func commit() async throws {
         guard !ended.isSet else { return }
         try await store.mapErrors {
-            try await store.pool.writeWithoutTransaction { db in try Self.recommit(db) }
+            try await store.pool.writeWithoutTransaction { db in try recommit(db) }
         }
     }
 
     /// Commits the open transaction and opens the next one.
-    private static func recommit(_ db: Database) throws {
-        try db.commit()
+    private func recommit(_ db: Database) throws {
+        try commitNow(db)
         try db.beginTransaction(.immediate)
     }
 
@@ -156,13 +183,14 @@ extension SoupStore {
                 try db.beginTransaction(.immediate)
             }
         }
+        let transaction = LongTransaction(store: self)
         // Synchronous, so that a cancelled task still ends the transaction.
         let finish: (Bool) throws -> Void = { [pool] commit in
             try pool.writeWithoutTransaction { db in
                 defer { LongTransaction.restoreCache(db) }
                 guard db.isInsideTransaction else { return }
                 if commit {
-                    try db.commit()
+                    try transaction.commitNow(db)
                 } else {
                     try db.rollback()
                 }
@@ -170,7 +198,6 @@ extension SoupStore {
         }
         let outcome: Result<T, any Error>
         do {
-            let transaction = LongTransaction(store: self)
             outcome = .success(
                 try await LongTransaction.$current.withValue(transaction) { try await body(transaction) }
             )

@@ -16,6 +16,7 @@ import OrgClient
 /// | ``minApiShare`` / ``stopApiShare`` | `Int?` | `nil`: each sync's options (10 and 2 percent) |
 /// | ``recordLockRetry`` | ``OrgClient/RetryPolicy`` | the default policy: `UNABLE_TO_LOCK_ROW` records resent up to 3 times |
 /// | ``longTransactions`` | `Bool` | `true` |
+/// | ``scatteredIndexesSetAside`` | ``ScatteredIndexesSetAside`` | 20,000 records and 1/20 of the soup |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
     public var processID: Int32
@@ -48,6 +49,9 @@ public struct SyncEngineConfiguration: Sendable {
     /// While one is open, a write of the same store from another task fails, so an embedder that
     /// writes the store concurrently with a sync down (as `migrate` does) turns it off.
     public var longTransactions = true
+    /// When a long transaction into a filled soup sets the soup's scattered field indexes aside and
+    /// builds them again before each commit (issue 33 item 4).
+    public var scatteredIndexesSetAside = ScatteredIndexesSetAside()
 
     /// Creates a configuration; see the type's documentation for the defaults.
     public init(
@@ -65,5 +69,23 @@ public struct SyncEngineConfiguration: Sendable {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// When a SOQL sync down's long transaction into a soup that holds records sets the soup's
+/// scattered field indexes (`Name`…) aside and builds them from a sort before each commit, and
+/// defers the record-syncs rows to insert them in key order: after its first group of mostly new
+/// records, when the query brings at least ``minimumRecords`` more and at least 1/``soupShare`` of
+/// the soup's size. Below that, record by record costs less than sorting the whole soup.
+public struct ScatteredIndexesSetAside: Sendable, Hashable {
+    /// The fewest records still to come.
+    public var minimumRecords: Int
+    /// The query's total against the soup's size: at least 1/`soupShare` of it.
+    public var soupShare: Int
+
+    /// Creates the thresholds; the defaults are measured (Benchmarks/sync-down/README.md, session 15).
+    public init(minimumRecords: Int = 20_000, soupShare: Int = 20) {
+        self.minimumRecords = minimumRecords
+        self.soupShare = soupShare
     }
 }
