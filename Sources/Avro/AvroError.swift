@@ -42,13 +42,6 @@ public struct AvroError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The byte offset in the binary input, for decoding errors.
     public var offset: Int?
 
-    public init(code: Code, message: String, path: String, offset: Int? = nil) {
-        self.code = code
-        self.message = message
-        self.path = path
-        self.offset = offset
-    }
-
     public var description: String {
         var text = "Avro \(code)"
         if !path.isEmpty { text += " at '\(path)'" }

@@ -179,9 +179,4 @@ public struct AvroEnum: Sendable, Hashable {
 public struct AvroFixed: Sendable, Hashable {
     public var fullName: String
     public var size: Int
-
-    public init(fullName: String, size: Int) {
-        self.fullName = fullName
-        self.size = size
-    }
 }

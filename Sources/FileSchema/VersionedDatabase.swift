@@ -129,7 +129,8 @@ public struct VersionedDatabase: Sendable {
     ///   step (that step rolled back; the copy is kept).
     public func upgrade(_ writer: any DatabaseWriter, path: String, isNewFile: Bool) throws -> Upgrade {
         let migrator = self.migrator
-        let applied = try writer.read { db in
+        // Read on the writer: a pool would open a reader connection for these two reads.
+        let applied = try writer.writeWithoutTransaction { db in
             try refuseNewer(db, path: path)
             return try migrator.appliedIdentifiers(db)
         }

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
@@ -22,7 +23,7 @@ public struct LocalOrgServer: Sendable {
     /// The settings the server runs with.
     public let configuration: LocalOrgConfiguration
     let api: OrgAPI
-    private let faults: ProtectedState<FaultPlan>
+    private let faults: NIOLockedValueBox<FaultPlan>
     private let log: RequestLog?
     private let tlsConfiguration: TLSConfiguration?
 
@@ -82,7 +83,7 @@ public struct LocalOrgServer: Sendable {
                 failureMessage: configuration.faults.bulkJobFailure
             )
         )
-        faults = ProtectedState(FaultPlan(configuration: configuration.faults))
+        faults = NIOLockedValueBox(FaultPlan(configuration: configuration.faults))
         log = try configuration.requestLogURL.map(RequestLog.init(url:))
         tlsConfiguration = try configuration.tls.map(Self.makeTLSConfiguration)
     }

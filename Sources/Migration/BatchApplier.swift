@@ -15,11 +15,6 @@ public struct BatchOutcome: Sendable, Hashable {
 public struct MigrationFailure: Sendable, Hashable {
     public var sourceID: String
     public var message: String
-
-    public init(sourceID: String, message: String) {
-        self.sourceID = sourceID
-        self.message = message
-    }
 }
 
 /// The apply step: writes a batch's decisions to the target with sObject Collections calls

@@ -40,14 +40,8 @@ struct CreateRecovery: Sendable {
             let query = SOQLQuery.select(
                 fields: MigrationOrder.union(["Id"], fields),
                 from: sobject,
-                where: .all([
-                    .comparison(SOQLFieldPath("CreatedById"), .equal, .string(userID)),
-                    .comparison(
-                        SOQLFieldPath("CreatedDate"),
-                        .greaterOrEqual,
-                        .dateTime(SOQLDateTime(millisecondsSinceEpoch: since))
-                    ),
-                ])
+                createdBy: userID,
+                since: since
             )
             for try await page in target.queryPages(query.text) {
                 for record in try page.body.parse()["records"]?.arrayValue ?? [] {

@@ -24,13 +24,6 @@ public struct IDMapRow: Sendable, Hashable {
     public var sobject: String
     public var sourceID: String
     public var targetID: String
-
-    /// Creates a row.
-    public init(sobject: String, sourceID: String, targetID: String) {
-        self.sobject = sobject
-        self.sourceID = sourceID
-        self.targetID = targetID
-    }
 }
 
 /// A create about to be sent, recorded in the journal before the request so that a run after a

@@ -38,12 +38,5 @@ public struct OrgAccessError: Error, Sendable, CustomStringConvertible {
     /// Whether `sf` did not know the command (an older CLI), so another one may be tried.
     var isUnknownCommand = false
 
-    /// Creates an error; the module builds its messages in `OrgAccessError+Messages.swift`.
-    public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-    }
-
     public var description: String { "\(code): \(message)" }
 }

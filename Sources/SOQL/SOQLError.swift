@@ -61,14 +61,6 @@ public struct SOQLError: Error, Sendable, Hashable {
     /// The number of bytes the problem spans; 0 at the end of the text.
     public var length: Int
 
-    /// Creates an error.
-    public init(code: Code, message: String, utf8Offset: Int, length: Int) {
-        self.code = code
-        self.message = message
-        self.utf8Offset = utf8Offset
-        self.length = length
-    }
-
     /// The 1-based line and column (in characters) of ``utf8Offset`` in `text`.
     public func lineAndColumn(in text: String) -> (line: Int, column: Int) {
         var line = 1

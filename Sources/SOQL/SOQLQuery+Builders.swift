@@ -15,6 +15,27 @@ extension SOQLQuery {
     {
         SOQLQuery(select: fields.map { .field(SOQLFieldPath($0)) }, object: object, condition: condition)
     }
+
+    /// `SELECT fields FROM object WHERE CreatedById = 'user' AND CreatedDate >= since`: the records
+    /// a user created from an instant on (how a create whose answer was lost is found again).
+    ///
+    /// - Parameter since: milliseconds since the Unix epoch.
+    public static func select(fields: [String], from object: String, createdBy userID: String, since: Int64)
+        -> SOQLQuery
+    {
+        select(
+            fields: fields,
+            from: object,
+            where: .all([
+                .comparison(SOQLFieldPath("CreatedById"), .equal, .string(userID)),
+                .comparison(
+                    SOQLFieldPath("CreatedDate"),
+                    .greaterOrEqual,
+                    .dateTime(SOQLDateTime(millisecondsSinceEpoch: since))
+                ),
+            ])
+        )
+    }
 }
 
 extension SOQLCondition {

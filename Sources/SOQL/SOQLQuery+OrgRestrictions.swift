@@ -8,12 +8,6 @@ public struct SOQLOrgRestriction: Sendable, Hashable {
     public var message: String
     /// Where in the query text, when known (the sub-query's or object's name).
     public var sourceRange: SOQLSourceRange?
-
-    /// Creates a restriction.
-    public init(message: String, sourceRange: SOQLSourceRange?) {
-        self.message = message
-        self.sourceRange = sourceRange
-    }
 }
 
 extension SOQLQuery {

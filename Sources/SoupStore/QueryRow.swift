@@ -38,12 +38,6 @@ public struct QueryRow: Sendable, Hashable {
     /// The values, one per column.
     public var values: [SoupValue]
 
-    /// Creates a row.
-    public init(columnNames: [String], values: [SoupValue]) {
-        self.columnNames = columnNames
-        self.values = values
-    }
-
     /// The row as compact JSON array text: documents inline, text as JSON strings, numbers as
     /// numbers, NULL as `null`.
     public var jsonArray: String {

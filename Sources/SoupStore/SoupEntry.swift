@@ -8,14 +8,6 @@ public struct SoupEntry: Sendable, Hashable {
     public var lastModified: Int64
     /// The whole JSON object, `_soupEntryId` and `_soupLastModifiedDate` included, as stored.
     public var json: String
-
-    /// Creates an entry value.
-    public init(entryID: Int64, created: Int64, lastModified: Int64, json: String) {
-        self.entryID = entryID
-        self.created = created
-        self.lastModified = lastModified
-        self.json = json
-    }
 }
 
 /// A registered soup as the store describes it.

@@ -79,9 +79,6 @@ public final class SoupStore: Sendable {
             tightenedFiles = try StoreFile.prepare(path, logger: self.logger)
         }
         let versions = migrations
-        // A newer syncrun's file is refused before the writable open, which writes to the file
-        // (GRDB's pool makes sure the WAL exists with an empty write transaction).
-        if !readOnly { try Self.mapErrors(path: path) { try versions.refuseNewer(fileAt: path) } }
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
@@ -90,6 +87,10 @@ public final class SoupStore: Sendable {
         // it on every path itself).
         configuration.allowsUnsafeTransactions = !readOnly
         configuration.prepareDatabase { db in
+            // A newer syncrun's file is refused by the writer as it opens, before GRDB's pool first
+            // writes to the file (it makes sure the WAL exists with a write right after this): no
+            // connection of its own for the check. A read-only store checks through its reader below.
+            if !readOnly && !db.configuration.readonly { try versions.refuseNewer(db, path: path) }
             db.add(function: SoupProjection.fanOutFunction)
             // Checkpoint the WAL every 32 MB rather than 4 MB (SQLite's default): a sync down
             // rewrites the same index pages in every page's transaction, and each checkpoint
@@ -102,6 +103,8 @@ public final class SoupStore: Sendable {
             throw SoupStoreError.encryptedStore(path)
         } catch let error as DatabaseError where readOnly && Self.isReadOnlyMediumError(error) {
             pool = try Self.openImmutable(path: path, configuration: configuration)
+        } catch let refusal as VersionedDatabase.Refusal {
+            throw SoupStoreError.newerStore(refusal.path, unknownSteps: refusal.unknownSteps)
         } catch {
             throw SoupStoreError.sqlite(error, path: path)
         }

@@ -78,13 +78,5 @@ public struct SoupStoreError: Error, Sendable, CustomStringConvertible {
     /// The error that caused this one (an SQLite or file-system error), when there is one.
     public var underlying: (any Error & Sendable)?
 
-    /// Creates an error; prefer the factories in `SoupStoreError+Messages.swift`.
-    public init(code: Code, message: String, storePath: String? = nil, underlying: (any Error & Sendable)? = nil) {
-        self.code = code
-        self.message = message
-        self.storePath = storePath
-        self.underlying = underlying
-    }
-
     public var description: String { message }
 }

@@ -31,13 +31,9 @@ struct SyncDownProgress: Sendable {
         self.baseline = baseline
     }
 
-    /// The run starts: `RUNNING`, progress 0, `totalSize` unknown, error cleared, `startTime` now.
+    /// The run starts (`StoredSyncState.start(now:)`).
     mutating func start(now: Int64) -> StoredSyncState {
-        state.status = .running
-        state.progress = 0
-        state.totalSize = -1
-        state.error = ""
-        state.startTime = now
+        state.start(now: now)
         return state
     }
 

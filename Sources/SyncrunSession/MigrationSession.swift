@@ -101,52 +101,63 @@ public struct MigrationSession: Sendable {
                 body
             )
         case (.org(let definition), .directory(let set)):
-            return try await connector.withConnection(to: definition) { source in
-                for note in source.notes { notify(SessionNotice(note)) }
-                let identity = try await StoreBindingCheck.identity(of: source)
-                let pair = MigrationPair(sourceOrgID: identity.organizationID, targetOrgID: set.orgID)
-                let (path, store, journal) = try openStaging(pair: pair, options: options, notify: notify)
-                var migrator = Migrator(
-                    store: store,
-                    source: source.client,
-                    target: nil,
-                    journal: journal,
-                    targetUserID: identity.userID,
-                    logger: options.logger
-                )
-                migrator.targetSet = set
-                try migrator.preflight(storePath: path, resume: options.resume, dryRun: options.dryRun)
-                try await StoreBindingCheck(store: store, path: path, connection: source)
-                    .run(readOnly: false, known: identity, notify: notify)
-                return try await body(
-                    MigrationSession(source: source, target: nil, storePath: path, migrator: migrator)
-                )
-            }
+            return try await with(org: definition, as: .source, set: set, connector, options, notify, body)
         case (.directory(let set), .org(let definition)):
-            return try await connector.withConnection(to: definition) { target in
-                for note in target.notes { notify(SessionNotice(note)) }
-                let identity = try await StoreBindingCheck.identity(of: target)
-                let pair = MigrationPair(sourceOrgID: set.orgID, targetOrgID: identity.organizationID)
-                let (path, store, journal) = try openStaging(pair: pair, options: options, notify: notify)
-                var migrator = Migrator(
-                    store: store,
-                    source: nil,
-                    target: target.client,
-                    journal: journal,
-                    targetUserID: identity.userID,
-                    logger: options.logger
-                )
-                migrator.sourceSet = set
-                try migrator.preflight(storePath: path, resume: options.resume, dryRun: options.dryRun)
-                return try await body(
-                    MigrationSession(source: nil, target: target, storePath: path, migrator: migrator)
-                )
-            }
+            return try await with(org: definition, as: .target, set: set, connector, options, notify, body)
         case (.directory, .directory):
             throw SyncSessionError(
                 .refused,
                 "--from and --to are both dir: sets; migrate moves records from or to an org (copy the folder "
                     + "instead)"
+            )
+        }
+    }
+
+    /// Which side of the pair an org is.
+    private enum OrgSide {
+        case source, target
+    }
+
+    /// One org and a `dir:` set on the other `side`: the org is connected and its identity read;
+    /// the staging store of the pair is bound to the org when the org is the source (a `dir:`
+    /// source's store is bound to no org).
+    private static func with<T: Sendable>(
+        org definition: OrgDefinition,
+        as side: OrgSide,
+        set: DirectorySet,
+        _ connector: OrgConnector,
+        _ options: Options,
+        _ notify: SessionNotice.Handler,
+        _ body: (MigrationSession) async throws -> T
+    ) async throws -> T {
+        try await connector.withConnection(to: definition) { org in
+            for note in org.notes { notify(SessionNotice(note)) }
+            let identity = try await StoreBindingCheck.identity(of: org)
+            let (source, target): (OrgConnection?, OrgConnection?) = side == .source ? (org, nil) : (nil, org)
+            let pair =
+                side == .source
+                ? MigrationPair(sourceOrgID: identity.organizationID, targetOrgID: set.orgID)
+                : MigrationPair(sourceOrgID: set.orgID, targetOrgID: identity.organizationID)
+            let (path, store, journal) = try openStaging(pair: pair, options: options, notify: notify)
+            var migrator = Migrator(
+                store: store,
+                source: source?.client,
+                target: target?.client,
+                journal: journal,
+                targetUserID: identity.userID,
+                logger: options.logger
+            )
+            switch side {
+            case .source: migrator.targetSet = set
+            case .target: migrator.sourceSet = set
+            }
+            try migrator.preflight(storePath: path, resume: options.resume, dryRun: options.dryRun)
+            if side == .source {
+                try await StoreBindingCheck(store: store, path: path, connection: org)
+                    .run(readOnly: false, known: identity, notify: notify)
+            }
+            return try await body(
+                MigrationSession(source: source, target: target, storePath: path, migrator: migrator)
             )
         }
     }

@@ -69,13 +69,8 @@ public struct SyncSession: Sendable {
     public let store: SoupStore
     /// The engine over ``store`` and ``connection``.
     public let engine: SyncEngine
-
-    private init(config: LoadedConfig, connection: OrgConnection, store: SoupStore, engine: SyncEngine) {
-        self.config = config
-        self.connection = connection
-        self.store = store
-        self.engine = engine
-    }
+    // Made only by `open` below (the memberwise initialiser is internal), so a caller outside this
+    // module cannot have a session without its checks.
 
     /// Opens the store, connects to `definition`, runs the checks and repairs above, then `body`
     /// with the session; a local org runs, and the clients live, until `body` returns.

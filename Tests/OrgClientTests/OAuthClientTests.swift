@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import OrgClient
@@ -10,15 +11,15 @@ struct OAuthClientTests {
             username: "ci@example.com",
             audience: "https://login.salesforce.com"
         )
-        let signed = LockedState<[UInt8]>([])
+        let signed = NIOLockedValueBox<[UInt8]>([])
         let assertion = try OAuthClient.makeAssertion(grant, now: Date(timeIntervalSince1970: 1_700_000_000)) { input in
-            signed.withLock { $0 = input }
+            signed.withLockedValue { $0 = input }
             return [0xFB, 0xFF, 0x01]
         }
         let parts = assertion.split(separator: ".").map(String.init)
         #expect(parts.count == 3)
         #expect(parts[0] == "eyJhbGciOiJSUzI1NiJ9")
-        #expect(signed.withLock { $0 } == Array("\(parts[0]).\(parts[1])".utf8))
+        #expect(signed.withLockedValue { $0 } == Array("\(parts[0]).\(parts[1])".utf8))
         #expect(parts[2] == "-_8B")
         let claims = try OrgValue(
             parsing: String(decoding: try #require(Self.decodeBase64URL(parts[1])), as: UTF8.self)

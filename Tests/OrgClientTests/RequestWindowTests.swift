@@ -1,6 +1,7 @@
 import Foundation
-import OrgClient
 import Testing
+
+@testable import OrgClient
 
 /// ``RequestWindow``: never more requests in flight than the limit, lowered at once, answers
 /// handed back in the caller's task.
@@ -110,14 +111,14 @@ struct RequestWindowTests {
     }
 
     /// Runs a loop of `count` requests named `name0`, `name1`, … through `window`; once its first
-    /// request has started (it holds its slot for `firstHold` ms, the others for 5 ms), runs `then`
+    /// request has started (it holds its slot until `holdFirst` returns, the others for 5 ms), runs `then`
     /// beside it, and waits for both.
     static func loop(
         _ name: String,
         of count: Int,
         through window: RequestWindow,
         log: StartLog,
-        firstHold: Int = 5,
+        holdFirst: @escaping @Sendable () async throws -> Void = { try await Task.sleep(for: .milliseconds(5)) },
         then: @escaping @Sendable () async throws -> Void
     ) async throws {
         let (firstStarted, started) = AsyncStream.makeStream(of: Void.self)
@@ -126,7 +127,7 @@ struct RequestWindowTests {
                 try await window.forEach(Array(0..<count)) { item in
                     log.start("\(name)\(item)")
                     if item == 0 { started.yield() }
-                    try await Task.sleep(for: .milliseconds(item == 0 ? firstHold : 5))
+                    if item == 0 { try await holdFirst() } else { try await Task.sleep(for: .milliseconds(5)) }
                 } receive: { _, _ in
                 }
             }
@@ -157,8 +158,15 @@ struct RequestWindowTests {
     @Test func aRequestAheadOfTheQueueTakesTheNextFreeSlot() async throws {
         let window = RequestWindow(limit: 1)
         let log = StartLog()
-        // The first request holds its slot long enough for the read-back to queue.
-        try await Self.loop("loop", of: 4, through: window, log: log, firstHold: 200) {
+        // The first request holds its slot until the read-back waits (the loop's other requests
+        // queued when the loop began).
+        let holdUntilTheReadBackWaits: @Sendable () async throws -> Void = {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while window.waitingAheadOfQueue == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        try await Self.loop("loop", of: 4, through: window, log: log, holdFirst: holdUntilTheReadBackWaits) {
             try await window.run(aheadOfQueue: true) { log.start("read-back") }
         }
         #expect(log.order == ["loop0", "read-back", "loop1", "loop2", "loop3"])

@@ -206,4 +206,19 @@ struct SOQLQuerySyncMutationsTests {
         #expect(query.text == #"SELECT Id FROM A WHERE Id IN ('it\'s', 'back\\slash')"#)
         #expect(try SOQLQuery.parse(query.text) == query)
     }
+
+    @Test func buildsTheQueryOfRecordsAUserCreatedSinceAnInstant() throws {
+        // 2024-03-05T10:11:12.345Z; the user id is quoted like any string value.
+        let query = SOQLQuery.select(
+            fields: ["Id", "Name"],
+            from: "Account",
+            createdBy: "005x'y",
+            since: 1_709_633_472_345
+        )
+        #expect(
+            query.text
+                == #"SELECT Id, Name FROM Account WHERE CreatedById = '005x\'y' AND CreatedDate >= 2024-03-05T10:11:12.345Z"#
+        )
+        #expect(try SOQLQuery.parse(query.text) == query)
+    }
 }

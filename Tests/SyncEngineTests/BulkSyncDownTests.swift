@@ -292,8 +292,9 @@ struct BulkResumeTests {
             var configuration = LocalOrgConfiguration(requestLogURL: directory.appendingPathComponent("log.jsonl"))
             configuration.requestObserver = { _, target in
                 // The second results page is asked for while the first is written (one page
-                // ahead): its answer waits until the first page is in the soup, then the run is
-                // stopped, so the second page arrives to a stopped run and is not written.
+                // ahead, one request at a time: see maxConcurrentRequests below): its answer waits
+                // until the first page is in the soup, then the run is stopped, so the second page
+                // arrives to a stopped run and is not written.
                 guard target.contains("/results"), resultRequests.increment() == 2 else { return }
                 let deadline = Date().addingTimeInterval(30)
                 while Date() < deadline, (try? store.read { try $0.entryCount(in: "accounts") }) != 4 {
@@ -328,6 +329,9 @@ struct BulkResumeTests {
                         target.api = .bulk
                         definition.target = .down(.soql(target))
                     }
+                    // Pages one after the other, so the second results request is the second
+                    // page (several in flight through resultPages come in any order).
+                    definition.options.maxConcurrentRequests = 1
                     let first = try await engine.syncDown(definition, stop: stop)
                     #expect(first.status == .stopped)
                     #expect(first.fetched == 4)

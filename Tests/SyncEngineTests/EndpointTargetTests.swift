@@ -160,6 +160,43 @@ struct EndpointTargetTests {
         }
     }
 
+    /// The list request and the ids request are read by one page walker: a response without the
+    /// declared array fails the run, or the ghost cleaning, with a message naming that path.
+    @Test func aResponseWithoutTheDeclaredArrayFailsNamingItsPath() async throws {
+        try await EngineHarness.with(schema: Self.schema()) { harness in
+            try harness.createAccounts(["P1", "P2"])
+            let engine = harness.engine()
+            let wrongList = try Self.load(
+                #"{"syncName": "widgets", "syncType": "syncDown", "soupName": "accounts", "target": {"#
+                    + #""type": "endpoint", "request": {"path": "/services/apexrest/accounts"}, "#
+                    + #""recordsPath": "data.rows"}}"#
+            )
+            let down = try await engine.syncDown(wrongList)
+            #expect(down.status == .failed)
+            #expect(
+                down.error?.contains("has no array of records at 'recordsPath' 'data.rows'") == true,
+                "\(down.error ?? "")"
+            )
+
+            let wrongIDs = try Self.load(
+                #"{"syncName": "widgets2", "syncType": "syncDown", "soupName": "accounts", "target": {"#
+                    + #""type": "endpoint", "request": {"path": "/services/apexrest/accounts"}, "#
+                    + #""recordsPath": "data.items", "nextPage": {"urlPath": "data.nextUrl"}, "#
+                    + #""idsRequest": {"path": "/services/apexrest/accounts/ids", "recordsPath": "data.rows"}}, "#
+                    + #""options": {"cleanGhosts": true}}"#
+            )
+            let fetched = try await engine.syncDown(wrongIDs)
+            #expect(fetched.status == .done && fetched.fetched == 2, "\(fetched.error ?? "")")
+            let ghosts = try await engine.cleanGhosts(wrongIDs)
+            #expect(ghosts.status == .failed)
+            #expect(
+                ghosts.error?.contains("has no array of ids at 'idsRequest.recordsPath' 'data.rows'") == true,
+                "\(ghosts.error ?? "")"
+            )
+            #expect(try harness.storedNames() == ["P1", "P2"])
+        }
+    }
+
     @Test(arguments: ["OVERWRITE", "LEAVE_IF_CHANGED"])
     func locallyChangedRecordsFollowTheMergeMode(mergeMode: String) async throws {
         try await EngineHarness.with(schema: Self.schema()) { harness in

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The tokens the local org accepts: the configured (or generated) access token, tokens issued by
 /// the OAuth endpoint, and the refresh token the refresh grant accepts.
@@ -21,7 +22,7 @@ struct SessionStore: Sendable {
     let primaryUsername: String?
     private let now: @Sendable () -> Date
     private let primaryIssuedAt: Date
-    private let issued = ProtectedState([String: Session]())
+    private let issued = NIOLockedValueBox([String: Session]())
     private let signingKey: Data = {
         var generator = SystemRandomNumberGenerator()
         return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
@@ -67,7 +68,9 @@ struct SessionStore: Sendable {
             return isLive(issuedAt: primaryIssuedAt)
                 ? Session(issuedAt: primaryIssuedAt, username: primaryUsername) : nil
         }
-        guard let session = issued.withLock({ $0[token] }), isLive(issuedAt: session.issuedAt) else { return nil }
+        guard let session = issued.withLockedValue({ $0[token] }), isLive(issuedAt: session.issuedAt) else {
+            return nil
+        }
         return session
     }
 
@@ -76,7 +79,7 @@ struct SessionStore: Sendable {
     func issueAccessToken(orgID: String, username: String?) -> String {
         let token = Self.makeToken(orgID: orgID)
         let session = Session(issuedAt: now(), username: username)
-        issued.withLock { $0[token] = session }
+        issued.withLockedValue { $0[token] = session }
         return token
     }
 

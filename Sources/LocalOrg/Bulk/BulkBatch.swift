@@ -8,6 +8,7 @@ import GRDB
 /// run on the same engine as Bulk API 2.0 jobs (``BulkJobs``): one background worker per batch,
 /// the same state delay and failure injection. The per-record results of an ingest batch are rows
 /// of `_org_bulk_results` whose `jobId` is the batch ID and whose kind is `v1`.
+@dynamicMemberLookup
 struct BulkBatch: Sendable, Equatable {
     /// The batch states of Bulk API 1.0 ("BatchInfo", Bulk API Developer Guide).
     enum State: String, Sendable {
@@ -25,15 +26,8 @@ struct BulkBatch: Sendable, Equatable {
     var jobID: String
     var state: State
     var stateMessage: String?
-    var createdAt: Int64
-    var modifiedAt: Int64
-    var processed: Int
-    var failed: Int
-    var processingMilliseconds: Int64
-    /// The result snapshot (`_org_cursor` row) of a completed query batch.
-    var cursorID: String?
-    var firstSeq: Int64
-    var totalSize: Int
+    /// The stamps, counts and (for a query batch) result snapshot.
+    var work: BulkWork
 
     /// The batch ID prefix of Salesforce (`751…`).
     static let idPrefix = "751"
@@ -42,6 +36,12 @@ struct BulkBatch: Sendable, Equatable {
 
     /// The one result ID of a completed query batch (all its records are in one result).
     var resultID: String { Self.resultPrefix + id.dropFirst(Self.idPrefix.count) }
+
+    /// `batch.processed`, `batch.cursorID`… read and written through to ``work``.
+    subscript<Value>(dynamicMember keyPath: WritableKeyPath<BulkWork, Value>) -> Value {
+        get { work[keyPath: keyPath] }
+        set { work[keyPath: keyPath] = newValue }
+    }
 }
 
 /// The storage of Bulk API 1.0 batches.
@@ -133,14 +133,7 @@ enum BulkBatchTable {
             jobID: row["jobId"],
             state: BulkBatch.State(rawValue: row["state"]) ?? .failed,
             stateMessage: row["stateMessage"],
-            createdAt: row["createdAt"],
-            modifiedAt: row["modifiedAt"],
-            processed: row["processed"],
-            failed: row["failed"],
-            processingMilliseconds: row["processingMs"],
-            cursorID: row["cursorId"],
-            firstSeq: row["firstSeq"],
-            totalSize: row["totalSize"]
+            work: BulkWork(row: row)
         )
     }
 }

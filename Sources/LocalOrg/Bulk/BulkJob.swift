@@ -5,6 +5,7 @@ import GRDB
 ///
 /// Jobs live in the org database, so a job and its results survive a restart of the server (a
 /// killed `syncrun` that ran the org in-process finds them again).
+@dynamicMemberLookup
 struct BulkJob: Sendable, Equatable {
     /// `query` jobs (`/jobs/query`), `ingest` jobs (`/jobs/ingest`), or Bulk API 1.0 jobs
     /// (`/services/async/{version}/job`, any operation, data in ``BulkBatch``es).
@@ -37,21 +38,14 @@ struct BulkJob: Sendable, Equatable {
     /// `59.0`.
     var apiVersion: String
     var state: State
-    var createdAt: Int64
-    var modifiedAt: Int64
-    var processed: Int
-    var failed: Int
+    /// The stamps, counts and (for a query job) result snapshot.
+    var work: BulkWork
     var errorMessage: String?
-    /// The result snapshot (`_org_cursor` row) of a completed query job.
-    var cursorID: String?
-    var firstSeq: Int64
-    var totalSize: Int
     /// `COMMA`, `TAB`…
     var columnDelimiter: String
     /// `LF` or `CRLF`.
     var lineEnding: String
     var externalIDField: String?
-    var processingMilliseconds: Int64
     /// Bulk API 1.0: `CSV`, `JSON` or `XML` (Bulk API 2.0 jobs are always `CSV`).
     var contentType = "CSV"
     /// Bulk API 1.0: `Parallel` or `Serial`.
@@ -63,45 +57,10 @@ struct BulkJob: Sendable, Equatable {
     /// The job ID prefix of Salesforce (`750…`).
     static let idPrefix = "750"
 
-    /// A new job, numbered from the org's id counter and stamped now, with nothing processed yet:
-    /// the one way the Bulk 1.0 and 2.0 endpoints create jobs.
-    static func new(
-        _ db: Database,
-        now: Int64,
-        kind: Kind,
-        operation: String,
-        object: String,
-        query: String? = nil,
-        apiVersion: String,
-        state: State,
-        columnDelimiter: String,
-        lineEnding: String,
-        externalIDField: String? = nil,
-        username: String?
-    ) throws -> BulkJob {
-        var job = BulkJob(
-            id: OrgRecordID.make(prefix: idPrefix, counter: try OrgMeta.nextIDCounter(db)),
-            kind: kind,
-            operation: operation,
-            object: object,
-            query: query,
-            apiVersion: apiVersion,
-            state: state,
-            createdAt: now,
-            modifiedAt: now,
-            processed: 0,
-            failed: 0,
-            errorMessage: nil,
-            cursorID: nil,
-            firstSeq: 0,
-            totalSize: 0,
-            columnDelimiter: columnDelimiter,
-            lineEnding: lineEnding,
-            externalIDField: externalIDField,
-            processingMilliseconds: 0
-        )
-        job.username = username
-        return job
+    /// `job.processed`, `job.cursorID`… read and written through to ``work``.
+    subscript<Value>(dynamicMember keyPath: WritableKeyPath<BulkWork, Value>) -> Value {
+        get { work[keyPath: keyPath] }
+        set { work[keyPath: keyPath] = newValue }
     }
 
     /// The delimiters Bulk API 2.0 accepts, by name.
@@ -123,8 +82,8 @@ struct BulkJob: Sendable, Equatable {
             "operation": .string(operation),
             "object": .string(object),
             "createdById": .null,
-            "createdDate": .string(OrgDateTime.format(milliseconds: createdAt)),
-            "systemModstamp": .string(OrgDateTime.format(milliseconds: modifiedAt)),
+            "createdDate": .string(OrgDateTime.format(milliseconds: work.createdAt)),
+            "systemModstamp": .string(OrgDateTime.format(milliseconds: work.modifiedAt)),
             "state": .string(state.rawValue),
             "concurrencyMode": "Parallel",
             "contentType": "CSV",
@@ -138,10 +97,10 @@ struct BulkJob: Sendable, Equatable {
             body["contentUrl"] = .string("services/data/v\(apiVersion)/jobs/ingest/\(id)/batches")
         }
         if state != .open, state != .uploadComplete || kind == .query {
-            body["numberRecordsProcessed"] = .integer(Int64(processed))
+            body["numberRecordsProcessed"] = .integer(Int64(work.processed))
             body["retries"] = .integer(0)
-            body["totalProcessingTime"] = .integer(processingMilliseconds)
-            if kind == .ingest { body["numberRecordsFailed"] = .integer(Int64(failed)) }
+            body["totalProcessingTime"] = .integer(work.processingMilliseconds)
+            if kind == .ingest { body["numberRecordsFailed"] = .integer(Int64(work.failed)) }
         }
         if let errorMessage { body["errorMessage"] = .string(errorMessage) }
         return .object(body)
@@ -177,12 +136,14 @@ enum BulkJobTable {
         try db.execute(
             sql: """
                 INSERT INTO _org_bulk_jobs (id, kind, operation, object, query, apiVersion, state, createdAt,
-                    modifiedAt, columnDelimiter, lineEnding, externalIdFieldName, username)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    modifiedAt, columnDelimiter, lineEnding, externalIdFieldName, username, contentType,
+                    concurrencyMode)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 job.id, job.kind.rawValue, job.operation, job.object, job.query, job.apiVersion, job.state.rawValue,
                 job.createdAt, job.modifiedAt, job.columnDelimiter, job.lineEnding, job.externalIDField, job.username,
+                job.contentType, job.concurrencyMode,
             ]
         )
     }
@@ -244,18 +205,11 @@ enum BulkJobTable {
             query: row["query"],
             apiVersion: row["apiVersion"],
             state: BulkJob.State(rawValue: row["state"]) ?? .failed,
-            createdAt: row["createdAt"],
-            modifiedAt: row["modifiedAt"],
-            processed: row["processed"],
-            failed: row["failed"],
+            work: BulkWork(row: row),
             errorMessage: row["errorMessage"],
-            cursorID: row["cursorId"],
-            firstSeq: row["firstSeq"],
-            totalSize: row["totalSize"],
             columnDelimiter: row["columnDelimiter"],
             lineEnding: row["lineEnding"],
-            externalIDField: row["externalIdFieldName"],
-            processingMilliseconds: row["processingMs"]
+            externalIDField: row["externalIdFieldName"]
         )
         job.contentType = row["contentType"] ?? "CSV"
         job.concurrencyMode = row["concurrencyMode"] ?? "Parallel"

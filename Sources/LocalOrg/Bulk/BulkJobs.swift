@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// The Bulk API 2.0 job engine of the local org: stores jobs and processes them in the background
 /// with Salesforce's states (`UploadComplete` → `InProgress` → `JobComplete` | `Failed` | `Aborted`).
@@ -14,7 +15,7 @@ final class BulkJobs: Sendable {
     /// When set, every job ends `Failed` with this message (fault injection).
     let failureMessage: String?
     /// The running workers by job ID (Bulk API 2.0) or batch ID (Bulk API 1.0).
-    let workers = ProtectedState<[String: Task<Void, Never>]>([:])
+    let workers = NIOLockedValueBox<[String: Task<Void, Never>]>([:])
 
     init(database: OrgDatabase, delay: Duration, failureMessage: String?) {
         self.database = database
@@ -38,6 +39,46 @@ final class BulkJobs: Sendable {
         return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
 
+    /// Stores a new job created by `creator`'s user (its ``OrgContext/access``; `nil` the org's
+    /// own), numbered from the org's id counter and stamped now, with nothing processed yet: the
+    /// one way the Bulk 1.0 and 2.0 endpoints create jobs.
+    func create(
+        kind: BulkJob.Kind,
+        operation: String,
+        object: String,
+        query: String? = nil,
+        apiVersion: String,
+        state: BulkJob.State,
+        columnDelimiter: String,
+        lineEnding: String,
+        externalIDField: String? = nil,
+        contentType: String = "CSV",
+        concurrencyMode: String = "Parallel",
+        creator: OrgContext
+    ) throws -> BulkJob {
+        try write { db in
+            let job = BulkJob(
+                id: OrgRecordID.make(prefix: BulkJob.idPrefix, counter: try OrgMeta.nextIDCounter(db)),
+                kind: kind,
+                operation: operation,
+                object: object,
+                query: query,
+                apiVersion: apiVersion,
+                state: state,
+                work: BulkWork(createdAt: creator.nowMilliseconds),
+                errorMessage: nil,
+                columnDelimiter: columnDelimiter,
+                lineEnding: lineEnding,
+                externalIDField: externalIDField,
+                contentType: contentType,
+                concurrencyMode: concurrencyMode,
+                username: creator.access?.username
+            )
+            try BulkJobTable.insert(job, db)
+            return job
+        }
+    }
+
     /// The job `id` of `kind`; restarts its worker if it is unfinished and nobody works on it.
     func job(_ id: String, kind: BulkJob.Kind) throws -> BulkJob {
         guard let job = try read({ try BulkJobTable.fetch(id, kind: kind, $0) }) else {
@@ -56,23 +97,23 @@ final class BulkJobs: Sendable {
     /// Runs `work` as the worker of job or batch `id` unless one already runs; the worker leaves
     /// ``workers`` when `work` returns.
     func startWorker(_ id: String, _ work: @escaping @Sendable () async -> Void) {
-        workers.withLock { running in
+        workers.withLockedValue { running in
             guard running[id] == nil else { return }
             running[id] = Task.detached { [self] in
                 await work()
-                self.workers.withLock { _ = $0.removeValue(forKey: id) }
+                self.workers.withLockedValue { _ = $0.removeValue(forKey: id) }
             }
         }
     }
 
     /// Stops the worker of `id`, if any (abort, delete).
     func cancel(_ id: String) {
-        workers.withLock { $0.removeValue(forKey: id) }?.cancel()
+        workers.withLockedValue { $0.removeValue(forKey: id) }?.cancel()
     }
 
     /// Stops every worker (server shutdown); unfinished jobs resume when read again.
     func cancelAll() {
-        let tasks = workers.withLock { running in
+        let tasks = workers.withLockedValue { running in
             defer { running.removeAll() }
             return Array(running.values)
         }

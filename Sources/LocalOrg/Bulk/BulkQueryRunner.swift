@@ -30,13 +30,7 @@ struct BulkQueryRunner {
     /// Parses `soql` and refuses what Bulk API 2.0 cannot run (real-org.md §0.9).
     /// - Throws: ``OrgError`` `MALFORMED_QUERY`, or `API_ERROR` (400) naming the unsupported feature.
     static func parseForBulk(_ soql: String) throws -> SOQLQuery {
-        let query: SOQLQuery
-        do {
-            query = try SOQLQuery.parse(soql)
-        } catch let error as SOQLError {
-            let position = error.lineAndColumn(in: soql)
-            throw OrgError.malformedQuery("\(error.message)\nERROR at Row:\(position.line):Column:\(position.column)")
-        }
+        let query = try OrgQueryCompiler.parse(soql)
         let unsupported = query.bulkUnsupportedFeature
         if let unsupported { throw OrgError.bulkUnsupportedQuery(unsupported) }
         return query

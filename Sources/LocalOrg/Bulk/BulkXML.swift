@@ -245,24 +245,16 @@ package struct BulkXMLReader {
                 throw OrgError.invalidXML("an '&' starts no entity (at byte \(position))")
             }
             let entity = String(decoding: slice[(position + 1)..<end], as: UTF8.self)
-            switch entity {
-            case "lt": result += "<"
-            case "gt": result += ">"
-            case "amp": result += "&"
-            case "quot": result += "\""
-            case "apos": result += "'"
-            default:
-                var value: UInt32?
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-                    value = UInt32(entity.dropFirst(2), radix: 16)
-                } else if entity.hasPrefix("#") {
-                    value = UInt32(entity.dropFirst(), radix: 10)
-                }
-                guard let value, let scalar = Unicode.Scalar(value), value != 0 else {
-                    throw OrgError.invalidXML("'&\(entity);' is not an entity XML defines (at byte \(position))")
-                }
-                result.unicodeScalars.append(scalar)
+            var value = BulkXMLWriter.predefinedEntities.first { $0.name == entity }?.character.value
+            if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                value = UInt32(entity.dropFirst(2), radix: 16)
+            } else if entity.hasPrefix("#") {
+                value = UInt32(entity.dropFirst(), radix: 10)
             }
+            guard let value, let scalar = Unicode.Scalar(value), value != 0 else {
+                throw OrgError.invalidXML("'&\(entity);' is not an entity XML defines (at byte \(position))")
+            }
+            result.unicodeScalars.append(scalar)
             position = end + 1
         }
         return result
@@ -300,20 +292,20 @@ package enum BulkXMLWriter {
         text += "</" + element.name + ">"
     }
 
+    /// The five entities XML predefines (XML 1.0 §4.6), by the character each stands for: what
+    /// ``escaped(_:)`` writes and what the reader decodes besides character references.
+    static let predefinedEntities: [(character: Unicode.Scalar, name: String)] = [
+        ("&", "amp"), ("<", "lt"), (">", "gt"), ("\"", "quot"), ("'", "apos"),
+    ]
+
     /// `text` with `& < > " '` escaped and control characters XML cannot carry dropped.
     package static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 { continue }
+            if let entity = predefinedEntities.first(where: { $0.character == scalar }) {
+                result += "&\(entity.name);"
+            } else if scalar.value >= 0x20 || scalar == "\t" || scalar == "\n" || scalar == "\r" {
                 result.unicodeScalars.append(scalar)
             }
         }

@@ -4,20 +4,9 @@ import GRDB
 /// Bulk API 2.0 ingest jobs: `/jobs/ingest[/{id}[/batches|/successfulResults|/failedResults|
 /// /unprocessedrecords]]` (real-org.md §3.2).
 extension OrgAPI {
+    /// Routes `/jobs/ingest/{id}/{batches|successfulResults|failedResults|unprocessedrecords}`.
     func ingestJobs(_ request: OrgHTTPRequest, version: APIVersion, path: [String]) throws -> OrgHTTPResponse {
         switch path.count {
-        case 0:
-            try Self.require(request, ["GET", "POST"])
-            if request.method == "GET" { return try listJobs(.ingest) }
-            return try createIngestJob(request, version: version)
-        case 1:
-            try Self.require(request, ["GET", "PATCH", "DELETE"])
-            let job = try bulk.job(path[0], kind: .ingest)
-            switch request.method {
-            case "GET": return .json(200, job.info)
-            case "PATCH": return try changeIngestState(job, request)
-            default: return try delete(job)
-            }
         case 2:
             let job = try bulk.job(path[0], kind: .ingest)
             switch path[1] {
@@ -34,7 +23,7 @@ extension OrgAPI {
         }
     }
 
-    private func createIngestJob(_ request: OrgHTTPRequest, version: APIVersion) throws -> OrgHTTPResponse {
+    func createIngestJob(_ request: OrgHTTPRequest, version: APIVersion) throws -> OrgHTTPResponse {
         let body = try request.jsonObjectBody()
         let operation = body["operation"]?.stringValue ?? ""
         guard BulkIngestRunner.operations.contains(operation) else {
@@ -59,24 +48,17 @@ extension OrgAPI {
             }
         }
         let format = try Self.csvFormat(body)
-        let job = try bulk.write { db -> BulkJob in
-            let now = database.context.nowMilliseconds
-            let job = try BulkJob.new(
-                db,
-                now: now,
-                kind: .ingest,
-                operation: operation,
-                object: object.name,
-                apiVersion: version.description,
-                state: .open,
-                columnDelimiter: format.delimiter,
-                lineEnding: format.lineEnding,
-                externalIDField: operation == "upsert" ? object.field(named: externalID ?? "")?.name : nil,
-                username: database.context.access?.username
-            )
-            try BulkJobTable.insert(job, db)
-            return job
-        }
+        let job = try bulk.create(
+            kind: .ingest,
+            operation: operation,
+            object: object.name,
+            apiVersion: version.description,
+            state: .open,
+            columnDelimiter: format.delimiter,
+            lineEnding: format.lineEnding,
+            externalIDField: operation == "upsert" ? object.field(named: externalID ?? "")?.name : nil,
+            creator: database.context
+        )
         return .json(200, job.info)
     }
 
@@ -100,10 +82,10 @@ extension OrgAPI {
         return OrgHTTPResponse(status: 201, isJSON: false)
     }
 
-    /// `PATCH {"state": "UploadComplete" | "Aborted"}`.
-    private func changeIngestState(_ job: BulkJob, _ request: OrgHTTPRequest) throws -> OrgHTTPResponse {
+    /// `PATCH {"state": "UploadComplete" | "Aborted"}` of a job (a query job takes only `Aborted`).
+    func changeState(_ job: BulkJob, _ request: OrgHTTPRequest) throws -> OrgHTTPResponse {
         let body = try request.jsonObjectBody()
-        guard body["state"]?.stringValue == BulkJob.State.uploadComplete.rawValue else {
+        guard job.kind == .ingest, body["state"]?.stringValue == BulkJob.State.uploadComplete.rawValue else {
             return try abort(job, request)
         }
         guard job.state == .open else {

@@ -6,33 +6,37 @@ extension OrgAPI {
     /// The default number of records in a results page when the request sets no `maxRecords`.
     static let defaultBulkPageSize = 50_000
 
-    /// Routes `/jobs/…`.
+    /// Routes `/jobs/{query|ingest}[/{id}]`: the job list and creation, and a job's info, state
+    /// change and deletion, alike for both kinds; a job's sub-resources go to ``queryJobs`` and
+    /// ``ingestJobs``.
     func jobs(_ request: OrgHTTPRequest, version: APIVersion, path: [String]) throws -> OrgHTTPResponse {
-        guard let kind = path.first.flatMap({ BulkJob.Kind(rawValue: $0.lowercased()) }) else {
+        guard let kind = path.first.flatMap({ BulkJob.Kind(rawValue: $0.lowercased()) }), kind != .classic else {
             throw OrgError.resourceNotFound
         }
         let rest = Array(path.dropFirst())
-        switch kind {
-        case .query: return try queryJobs(request, version: version, path: rest)
-        case .ingest: return try ingestJobs(request, version: version, path: rest)
-        case .classic: throw OrgError.resourceNotFound
+        switch rest.count {
+        case 0:
+            try Self.require(request, ["GET", "POST"])
+            if request.method == "GET" { return try listJobs(kind) }
+            if kind == .query { return try createQueryJob(request, version: version) }
+            return try createIngestJob(request, version: version)
+        case 1:
+            try Self.require(request, ["GET", "PATCH", "DELETE"])
+            let job = try bulk.job(rest[0], kind: kind)
+            switch request.method {
+            case "GET": return .json(200, job.info)
+            case "PATCH": return try changeState(job, request)
+            default: return try delete(job)
+            }
+        default:
+            if kind == .query { return try queryJobs(request, version: version, path: rest) }
+            return try ingestJobs(request, version: version, path: rest)
         }
     }
 
+    /// Routes `/jobs/query/{id}/{results|resultPages}`.
     private func queryJobs(_ request: OrgHTTPRequest, version: APIVersion, path: [String]) throws -> OrgHTTPResponse {
         switch path.count {
-        case 0:
-            try Self.require(request, ["GET", "POST"])
-            if request.method == "GET" { return try listJobs(.query) }
-            return try createQueryJob(request, version: version)
-        case 1:
-            try Self.require(request, ["GET", "PATCH", "DELETE"])
-            let job = try bulk.job(path[0], kind: .query)
-            switch request.method {
-            case "GET": return .json(200, job.info)
-            case "PATCH": return try abort(job, request)
-            default: return try delete(job)
-            }
         case 2 where path[1] == "results":
             try Self.require(request, ["GET"])
             return try queryResults(request, version: version, job: try bulk.job(path[0], kind: .query))
@@ -44,7 +48,7 @@ extension OrgAPI {
         }
     }
 
-    private func createQueryJob(_ request: OrgHTTPRequest, version: APIVersion) throws -> OrgHTTPResponse {
+    func createQueryJob(_ request: OrgHTTPRequest, version: APIVersion) throws -> OrgHTTPResponse {
         let body = try request.jsonObjectBody()
         let operation = body["operation"]?.stringValue ?? ""
         guard operation == "query" || operation == "queryAll" else {
@@ -59,24 +63,17 @@ extension OrgAPI {
         // Fields and relationships are checked now, as Salesforce does, so a bad query never becomes a job.
         _ = try OrgQueryCompiler(context: database.context, apiVersion: version.description, includeDeleted: false)
             .compile(query)
-        let job = try bulk.write { db -> BulkJob in
-            let now = database.context.nowMilliseconds
-            let job = try BulkJob.new(
-                db,
-                now: now,
-                kind: .query,
-                operation: operation,
-                object: object.name,
-                query: soql,
-                apiVersion: version.description,
-                state: .uploadComplete,
-                columnDelimiter: format.delimiter,
-                lineEnding: format.lineEnding,
-                username: database.context.access?.username
-            )
-            try BulkJobTable.insert(job, db)
-            return job
-        }
+        let job = try bulk.create(
+            kind: .query,
+            operation: operation,
+            object: object.name,
+            query: soql,
+            apiVersion: version.description,
+            state: .uploadComplete,
+            columnDelimiter: format.delimiter,
+            lineEnding: format.lineEnding,
+            creator: database.context
+        )
         bulk.startIfIdle(job)
         return .json(200, job.info)
     }
@@ -102,7 +99,7 @@ extension OrgAPI {
         return .json(200, ["done": true, "nextRecordsUrl": .null, "records": .array(jobs.map(\.info))])
     }
 
-    /// `PATCH {"state":"Aborted"}` (and, for ingest jobs, `UploadComplete`, handled by the caller).
+    /// `PATCH {"state":"Aborted"}` (and, for ingest jobs, `UploadComplete`, handled by ``changeState``).
     func abort(_ job: BulkJob, _ request: OrgHTTPRequest) throws -> OrgHTTPResponse {
         let body = try request.jsonObjectBody()
         guard body["state"]?.stringValue == BulkJob.State.aborted.rawValue else {

@@ -141,30 +141,19 @@ extension OrgAPI {
         }
         let concurrency =
             info["concurrencyMode"].flatMap { ["1", "Serial"].contains($0) ? "Serial" : nil } ?? "Parallel"
-        let job = try bulk.write { db -> BulkJob in
-            let now = database.context.nowMilliseconds
-            var job = try BulkJob.new(
-                db,
-                now: now,
-                kind: .classic,
-                operation: operation,
-                object: object.name,
-                apiVersion: version.description,
-                state: .open,
-                columnDelimiter: "COMMA",
-                lineEnding: "LF",
-                externalIDField: externalID,
-                username: database.context.access?.username
-            )
-            job.contentType = contentType
-            job.concurrencyMode = concurrency
-            try BulkJobTable.insert(job, db)
-            try db.execute(
-                sql: "UPDATE _org_bulk_jobs SET contentType = ?, concurrencyMode = ? WHERE id = ?",
-                arguments: [contentType, concurrency, job.id]
-            )
-            return job
-        }
+        let job = try bulk.create(
+            kind: .classic,
+            operation: operation,
+            object: object.name,
+            apiVersion: version.description,
+            state: .open,
+            columnDelimiter: "COMMA",
+            lineEnding: "LF",
+            externalIDField: externalID,
+            contentType: contentType,
+            concurrencyMode: concurrency,
+            creator: database.context
+        )
         var response = try v1JobInfo(job, json: json)
         response.status = 201
         return response
@@ -235,14 +224,7 @@ extension OrgAPI {
                 jobID: job.id,
                 state: .queued,
                 stateMessage: nil,
-                createdAt: now,
-                modifiedAt: now,
-                processed: 0,
-                failed: 0,
-                processingMilliseconds: 0,
-                cursorID: nil,
-                firstSeq: 0,
-                totalSize: 0
+                work: BulkWork(createdAt: now)
             )
             try BulkBatchTable.insert(batch, data: request.body, db)
             return batch

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// One line of the request log.
 ///
@@ -33,7 +34,7 @@ public struct RequestLogEntry: Codable, Sendable, Equatable {
 /// `client_secret`, `password`, `code`, `assertion`, …) are replaced by `REDACTED`, so tokens
 /// cannot leak into it.
 final class RequestLog: Sendable {
-    private let handle: ProtectedState<FileHandle>
+    private let handle: NIOLockedValueBox<FileHandle>
     private let encoder: JSONEncoder
 
     /// Opens (creating if needed) the log at `url` for appending.
@@ -51,7 +52,7 @@ final class RequestLog: Sendable {
         do {
             let handle = try FileHandle(forWritingTo: url)
             try handle.seekToEnd()
-            self.handle = ProtectedState(handle)
+            self.handle = NIOLockedValueBox(handle)
         } catch {
             throw OrgError.configuration(
                 "cannot open the request log '\(url.path)' for writing: \(error.localizedDescription)"
@@ -97,13 +98,13 @@ final class RequestLog: Sendable {
         entry.path = Self.redacted(entry.path)
         guard var line = try? encoder.encode(entry) else { return }
         line.append(0x0A)
-        handle.withLock { handle in
+        handle.withLockedValue { handle in
             // A full disk must not take the server down; the line is lost, the request is not.
             try? handle.write(contentsOf: line)
         }
     }
 
     deinit {
-        handle.withLock { try? $0.close() }
+        handle.withLockedValue { try? $0.close() }
     }
 }

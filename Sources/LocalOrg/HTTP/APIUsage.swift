@@ -1,3 +1,5 @@
+import NIOConcurrencyHelpers
+
 /// The org's API request counter, reported in `Sforce-Limit-Info` and `/limits`.
 ///
 /// Every authenticated data request counts one call; a composite batch counts one per subrequest
@@ -5,7 +7,7 @@
 struct APIUsage: Sendable {
     /// The daily allocation (`MAX`).
     let limit: Int
-    private let used = ProtectedState(0)
+    private let used = NIOLockedValueBox(0)
 
     /// Creates a counter with `limit` calls available.
     init(limit: Int) {
@@ -13,7 +15,7 @@ struct APIUsage: Sendable {
     }
 
     /// The calls used so far.
-    var current: Int { used.withLock { $0 } }
+    var current: Int { used.withLockedValue { $0 } }
 
     /// The `Sforce-Limit-Info` header value, e.g. `api-usage=18/15000`.
     var headerValue: String { "api-usage=\(current)/\(limit)" }
@@ -22,7 +24,7 @@ struct APIUsage: Sendable {
     ///
     /// - Throws: `OrgError` `REQUEST_LIMIT_EXCEEDED` (403), counting nothing, when they do not fit.
     func consume(_ calls: Int = 1) throws {
-        try used.withLock { used in
+        try used.withLockedValue { used in
             guard used + calls <= limit else { throw OrgError.requestLimitExceeded }
             used += calls
         }

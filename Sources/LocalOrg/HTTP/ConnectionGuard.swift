@@ -1,5 +1,6 @@
 import HummingbirdCore
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTPTypes
 
@@ -46,7 +47,7 @@ struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
 
 /// The number of open connections of one server, and its cap.
 final class ConnectionCounter: Sendable {
-    private let count = ProtectedState(0)
+    private let count = NIOLockedValueBox(0)
     /// The most connections served at once.
     let limit: Int
 
@@ -56,7 +57,7 @@ final class ConnectionCounter: Sendable {
 
     /// Counts a new connection; returns whether it is within the cap.
     func open() -> Bool {
-        count.withLock { value in
+        count.withLockedValue { value in
             value += 1
             return value <= limit
         }
@@ -64,11 +65,11 @@ final class ConnectionCounter: Sendable {
 
     /// Counts a closed connection.
     func close() {
-        count.withLock { $0 -= 1 }
+        count.withLockedValue { $0 -= 1 }
     }
 
     /// The connections open now.
-    var current: Int { count.withLock { $0 } }
+    var current: Int { count.withLockedValue { $0 } }
 }
 
 /// Outbound events from ``RequestHeadHandler`` to ``RequestStartHandler``.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The Salesforce REST API of the local org, independent of the HTTP server: takes an
 /// ``OrgHTTPRequest`` and returns an ``OrgHTTPResponse``.
@@ -22,25 +23,7 @@ struct OrgAPI: Sendable {
     let identity: OrgIdentity
     /// The Bulk API 2.0 jobs.
     let bulk: BulkJobs
-    private let baseURL = ProtectedState("")
-
-    init(
-        database: OrgDatabase,
-        sessions: SessionStore,
-        usage: APIUsage,
-        pageSizeOverride: Int?,
-        oauth: OAuthTokenEndpoint,
-        identity: OrgIdentity,
-        bulk: BulkJobs
-    ) {
-        self.bulk = bulk
-        self.database = database
-        self.sessions = sessions
-        self.usage = usage
-        self.pageSizeOverride = pageSizeOverride
-        self.oauth = oauth
-        self.identity = identity
-    }
+    private let baseURL = NIOLockedValueBox("")
 
     /// This API serving the restricted user `username` (`nil`: the org's all-powerful user): every
     /// handler reads and writes through ``OrgDatabase/acting(as:)``, so describes, queries and
@@ -55,11 +38,11 @@ struct OrgAPI: Sendable {
 
     /// Records the server's base URL once the port is known (used as `instance_url`).
     func setBaseURL(_ url: String) {
-        baseURL.withLock { $0 = url }
+        baseURL.withLockedValue { $0 = url }
     }
 
     /// The server's base URL, e.g. `http://127.0.0.1:54321`.
-    var instanceURL: String { baseURL.withLock { $0 } }
+    var instanceURL: String { baseURL.withLockedValue { $0 } }
 
     /// Answers one top-level request.
     func handle(_ request: OrgHTTPRequest) -> OrgHTTPResponse {

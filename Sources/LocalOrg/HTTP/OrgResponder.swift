@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 
 /// The Hummingbird responder of the local org: applies injected faults, hands the request to
 /// ``OrgAPI``, writes the response with the headers every Salesforce response carries, and appends
@@ -12,7 +13,7 @@ struct OrgResponder: HTTPResponder {
     /// The API that answers requests.
     let api: OrgAPI
     /// The fault injector's state.
-    let faults: ProtectedState<FaultPlan>
+    let faults: NIOLockedValueBox<FaultPlan>
     /// The request log, when configured.
     let log: RequestLog?
     /// The largest accepted request body, in bytes.
@@ -27,8 +28,8 @@ struct OrgResponder: HTTPResponder {
         let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
         let method = request.method.rawValue
 
-        let action = faults.withLock { $0.nextAction() }
-        let latency = faults.withLock { $0.configuration.latency }
+        let action = faults.withLockedValue { $0.nextAction() }
+        let latency = faults.withLockedValue { $0.configuration.latency }
         if latency > .zero {
             try? await Task.sleep(for: latency)
         }

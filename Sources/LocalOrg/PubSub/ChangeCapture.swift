@@ -16,14 +16,14 @@ import GRDB
 final class ChangeCapture: TransactionObserver {
     private let context: OrgContext
     private let schemas: [String: ChangeEventSchema]
-    private let feed: ChangeEventFeed
+    private let signal: ChangeEventFeed.AppendSignal
     private var isDirty = false
     private var isFlushing = false
 
-    init(context: OrgContext, schemas: [String: ChangeEventSchema], feed: ChangeEventFeed) {
+    init(context: OrgContext, schemas: [String: ChangeEventSchema], signal: ChangeEventFeed.AppendSignal) {
         self.context = context
         self.schemas = schemas
-        self.feed = feed
+        self.signal = signal
     }
 
     /// Creates the triggers on the writer connection, registers the observer for the database's
@@ -38,7 +38,7 @@ final class ChangeCapture: TransactionObserver {
             for object in context.schema.objects where schemas[object.name] != nil {
                 try createTriggers(for: object, db)
             }
-            let capture = ChangeCapture(context: context, schemas: schemas, feed: feed)
+            let capture = ChangeCapture(context: context, schemas: schemas, signal: feed.signal)
             db.add(transactionObserver: capture, extent: .databaseLifetime)
             try capture.flush(db)
         }
@@ -186,7 +186,7 @@ final class ChangeCapture: TransactionObserver {
             return .commit
         }
         isDirty = false
-        if let newest { feed.didAppend(newest) }
+        if let newest { signal.didAppend(newest) }
     }
 
     private static func changeType(_ kind: String) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// The local org's change events as the Pub/Sub API serves them: topics, schemas, the stored events
 /// by replay position, and a wake-up for subscribers when new events are stored.
@@ -12,9 +13,10 @@ public final class ChangeEventFeed: Sendable {
 
     let schemas: [String: ChangeEventSchema]
     private let pool: DatabasePool
-    private let waiters = ProtectedState<(newest: Int64, continuations: [UUID: AsyncStream<Int64>.Continuation])>(
-        (0, [:])
-    )
+    /// Wakes subscribers; what the change capture, which the pool keeps for its lifetime, holds
+    /// instead of the feed (holding the feed, and through it the pool, it would keep the pool
+    /// and its files open after the org is released).
+    let signal = AppendSignal()
 
     init(pool: DatabasePool, schema: OrgSchema) {
         self.pool = pool
@@ -124,21 +126,28 @@ public final class ChangeEventFeed: Sendable {
 
     /// A stream of the newest sequence number, yielded each time events are stored; ends when the
     /// task iterating it is cancelled.
-    public func appends() -> AsyncStream<Int64> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
-        let key = UUID()
-        waiters.withLock { state in state.continuations[key] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.waiters.withLock { state in state.continuations.removeValue(forKey: key) }
-        }
-        return stream
-    }
+    public func appends() -> AsyncStream<Int64> { signal.appends() }
+}
 
-    func didAppend(_ newest: Int64) {
-        let continuations = waiters.withLock { state in
-            state.newest = newest
-            return Array(state.continuations.values)
+extension ChangeEventFeed {
+    /// The subscribers waiting for new events.
+    final class AppendSignal: Sendable {
+        private let waiters = NIOLockedValueBox<[UUID: AsyncStream<Int64>.Continuation]>([:])
+
+        /// A stream of the newest sequence number, yielded each time events are stored.
+        func appends() -> AsyncStream<Int64> {
+            let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
+            let key = UUID()
+            waiters.withLockedValue { $0[key] = continuation }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.waiters.withLockedValue { $0.removeValue(forKey: key) }
+            }
+            return stream
         }
-        for continuation in continuations { continuation.yield(newest) }
+
+        /// Wakes every subscriber with the newest sequence number.
+        func didAppend(_ newest: Int64) {
+            for continuation in waiters.withLockedValue({ Array($0.values) }) { continuation.yield(newest) }
+        }
     }
 }

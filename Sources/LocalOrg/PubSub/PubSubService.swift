@@ -1,5 +1,6 @@
 import Foundation
 import GRPCCore
+import NIOConcurrencyHelpers
 import PubSubAPI
 import SwiftProtobuf
 
@@ -103,8 +104,14 @@ struct PubSubService: Eventbus_V1_PubSub.SimpleServiceProtocol {
             for await _ in wakes {
                 try await deliver(state, to: response)
             }
+            // The wakes end when the client's requests do, normally or with an error (a corrupted
+            // replay id, an unknown topic). That error is the call's answer: wait for every task
+            // and throw it, rather than whichever task happened to end first (the cancelled
+            // keepalive's CancellationError, or nothing, which would drop it).
             group.cancelAll()
-            try await group.next()
+            while let result = await group.nextResult() {
+                if case .failure(let error) = result, !(error is CancellationError) { throw error }
+            }
         }
     }
 
@@ -147,12 +154,12 @@ final class SubscriptionState: Sendable {
         var owed = 0
         var isKeepaliveDue = false
     }
-    private let values = ProtectedState(Values())
+    private let values = NIOLockedValueBox(Values())
 
     /// Takes one `FetchRequest`.
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func receive(_ fetch: Eventbus_V1_FetchRequest, feed: ChangeEventFeed) throws {
-        let current = values.withLock { $0.topic }
+        let current = values.withLockedValue { $0.topic }
         if let current {
             if !fetch.topicName.isEmpty, fetch.topicName != current.name {
                 throw PubSubErrors.topicChanged(from: current.name, to: fetch.topicName)
@@ -173,31 +180,31 @@ final class SubscriptionState: Sendable {
             } catch is ChangeEventFeed.StartError {
                 throw PubSubErrors.replayIDInvalid
             }
-            values.withLock {
+            values.withLockedValue {
                 $0.topic = topic
                 $0.position = position
             }
         }
         guard fetch.numRequested > 0 else { throw PubSubErrors.numRequestedInvalid(fetch.numRequested) }
-        values.withLock { $0.owed += Int(fetch.numRequested) }
+        values.withLockedValue { $0.owed += Int(fetch.numRequested) }
     }
 
     func pending() -> (ChangeEventFeed.Topic, Int64, Int)? {
-        values.withLock { values in values.topic.map { ($0, values.position, values.owed) } }
+        values.withLockedValue { values in values.topic.map { ($0, values.position, values.owed) } }
     }
 
     func delivered(_ count: Int, through sequence: Int64) -> Int {
-        values.withLock {
+        values.withLockedValue {
             $0.owed -= count
             $0.position = sequence
             return $0.owed
         }
     }
 
-    func keepaliveDue() { values.withLock { $0.isKeepaliveDue = true } }
+    func keepaliveDue() { values.withLockedValue { $0.isKeepaliveDue = true } }
 
     func takeKeepalive() -> Bool {
-        values.withLock { values in
+        values.withLockedValue { values in
             let isDue = values.isKeepaliveDue
             values.isKeepaliveDue = false
             return isDue

@@ -45,14 +45,19 @@ struct OrgQueryCompiler {
     /// - Throws: ``OrgError`` `MALFORMED_QUERY` with the parser's message, `INVALID_TYPE`, `INVALID_FIELD`,
     ///   `INVALID_QUERY_FILTER_OPERATOR`, `NUMBER_OUTSIDE_VALID_RANGE` (all 400).
     func compile(_ soql: String) throws -> OrgCompiledQuery {
-        let query: SOQLQuery
+        try compile(Self.parse(soql))
+    }
+
+    /// Parses `soql`, reporting a syntax error as a real org does: the parser's message and
+    /// `ERROR at Row:{line}:Column:{column}`.
+    /// - Throws: ``OrgError`` `MALFORMED_QUERY` (400).
+    static func parse(_ soql: String) throws -> SOQLQuery {
         do {
-            query = try SOQLQuery.parse(soql)
+            return try SOQLQuery.parse(soql)
         } catch let error as SOQLError {
             let position = error.lineAndColumn(in: soql)
             throw OrgError.malformedQuery("\(error.message)\nERROR at Row:\(position.line):Column:\(position.column)")
         }
-        return try compile(query)
     }
 
     func compile(_ query: SOQLQuery) throws -> OrgCompiledQuery {

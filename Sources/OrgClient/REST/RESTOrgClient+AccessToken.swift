@@ -3,7 +3,7 @@ extension RESTOrgClient {
     /// org that authenticates with it, such as the Pub/Sub API's `accesstoken` metadata. Never
     /// print or log it.
     public var currentAccessToken: String {
-        state.withLock { $0.accessToken }
+        state.withLockedValue { $0.accessToken }
     }
 
     /// Renews the access token after another API of the org refused `used` (the Pub/Sub API's

@@ -16,13 +16,7 @@ extension RESTOrgClient {
             return .object(entry)
         }
         let body: OrgValue = ["haltOnError": .bool(haltOnError), "batchRequests": .array(batchRequests)]
-        let request = OutgoingRequest(
-            .post,
-            "\(basePath)/composite/batch",
-            body: body.jsonText,
-            isIdempotent: !subrequests.contains { $0.method == .post }
-        )
-        let response = try await sendForJSON(request)
+        let (response, request) = try await post("composite/batch", body, methods: subrequests.map(\.method))
         guard let results = response["results"]?.arrayValue, results.count == subrequests.count else {
             throw OrgClientError.unexpectedShape(
                 "no 'results' matching the \(subrequests.count) subrequests",
@@ -67,13 +61,7 @@ extension RESTOrgClient {
             "collateSubrequests": false,
             "compositeRequest": .array(compositeRequest),
         ]
-        let request = OutgoingRequest(
-            .post,
-            "\(basePath)/composite",
-            body: body.jsonText,
-            isIdempotent: !subrequests.contains { $0.method == .post }
-        )
-        let response = try await sendForJSON(request)
+        let (response, request) = try await post("composite", body, methods: subrequests.map(\.method))
         guard let entries = response["compositeResponse"]?.arrayValue else {
             throw OrgClientError.unexpectedShape("no 'compositeResponse'", request: request)
         }
@@ -85,6 +73,21 @@ extension RESTOrgClient {
                 headers: (entry["httpHeaders"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
             )
         }
+    }
+
+    /// Posts a composite call's `body` to `call` (`composite`, `composite/batch`), retried after a
+    /// lost response only when none of its subrequests' `methods` is POST; the response and the
+    /// request it answers.
+    private func post(_ call: String, _ body: OrgValue, methods: [OrgRequestMethod]) async throws
+        -> (response: OrgValue, request: OutgoingRequest)
+    {
+        let request = OutgoingRequest(
+            .post,
+            "\(basePath)/\(call)",
+            body: body.jsonText,
+            isIdempotent: !methods.contains(.post)
+        )
+        return (try await sendForJSON(request), request)
     }
 
     private static func checkSubrequestCount(_ count: Int, call: String) throws {

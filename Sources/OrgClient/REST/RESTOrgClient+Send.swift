@@ -20,9 +20,9 @@ extension RESTOrgClient {
 
         while true {
             try Task.checkCancellation()
-            let token = request.isAuthenticated ? state.withLock { $0.accessToken } : nil
+            let token = request.isAuthenticated ? state.withLockedValue { $0.accessToken } : nil
             let failedWithToken = hasRefreshedToken
-            state.withLock {
+            state.withLockedValue {
                 $0.statistics.requests += 1
                 $0.statistics.bytesSent += bodyBytes
             }
@@ -90,7 +90,7 @@ extension RESTOrgClient {
 
             switch machine.next(after: outcome, randomUnit: Double.random(in: 0..<1)) {
             case .retry(let delay):
-                state.withLock { $0.statistics.retries += 1 }
+                state.withLockedValue { $0.statistics.retries += 1 }
                 requestLogger.debug(
                     "Retrying request",
                     metadata: [
@@ -131,7 +131,7 @@ extension RESTOrgClient {
             case use(String)
             case await(Task<String, any Error>)
         }
-        let step: Step = state.withLock { shared in
+        let step: Step = state.withLockedValue { shared in
             if shared.accessToken != used { return .use(shared.accessToken) }
             if let running = shared.renewal { return .await(running) }
             let task = Task { try await refresher() }
@@ -144,7 +144,7 @@ extension RESTOrgClient {
         case .await(let task):
             do {
                 let token = try await task.value
-                state.withLock { shared in
+                state.withLockedValue { shared in
                     guard shared.renewal == task else { return }
                     shared.renewal = nil
                     shared.accessToken = token
@@ -152,7 +152,7 @@ extension RESTOrgClient {
                 }
                 return token
             } catch {
-                state.withLock { shared in
+                state.withLockedValue { shared in
                     if shared.renewal == task { shared.renewal = nil }
                 }
                 throw error
@@ -179,7 +179,7 @@ extension RESTOrgClient {
 
     private func record(_ response: IncomingResponse) {
         let usage = response.header("Sforce-Limit-Info").flatMap(APIUsage.init(limitInfoHeader:))
-        state.withLock {
+        state.withLockedValue {
             $0.statistics.bytesReceived += response.body.utf8.count
             if let usage { $0.statistics.apiUsage = usage }
         }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOSSL
 
 /// The ``OrgClient`` that speaks the Salesforce REST API over HTTP(S), to a real org or to the
@@ -37,7 +38,7 @@ public struct RESTOrgClient: OrgClient {
     public let configuration: Configuration
     let transport: HTTPTransport
     let logger: Logger
-    let state: LockedState<SharedState>
+    let state: NIOLockedValueBox<SharedState>
 
     /// Creates a client on an HTTP client the caller owns and shuts down (for example one set up
     /// to trust the local org's self-signed certificate).
@@ -65,7 +66,7 @@ public struct RESTOrgClient: OrgClient {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger
-        self.state = LockedState(SharedState(accessToken: configuration.endpoint.accessToken))
+        self.state = NIOLockedValueBox(SharedState(accessToken: configuration.endpoint.accessToken))
     }
 
     /// The endpoint's versioned base path, `/services/data/vNN.N`.
@@ -73,7 +74,7 @@ public struct RESTOrgClient: OrgClient {
 
     /// Requests, retries, bytes and the latest API usage so far.
     public func statistics() -> OrgClientStatistics {
-        state.withLock { $0.statistics }
+        state.withLockedValue { $0.statistics }
     }
 }
 

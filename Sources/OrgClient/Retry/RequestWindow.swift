@@ -71,6 +71,9 @@ public final class RequestWindow: @unchecked Sendable {
     /// The current limit.
     public var limit: Int { lock.withLock { state.limit } }
 
+    /// Requests waiting to pass the queue (``run(aheadOfQueue:_:)``), for tests that order them.
+    var waitingAheadOfQueue: Int { lock.withLock { state.urgent.count } }
+
     /// Changes the limit (at least 1); a higher limit lets waiting requests go at once.
     public func setLimit(_ limit: Int) {
         update { $0.limit = max(1, limit) }

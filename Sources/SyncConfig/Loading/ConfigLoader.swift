@@ -73,7 +73,10 @@ public struct ConfigLoader: Sendable {
     func parse(_ url: URL, file: String, log: DiagnosticLog) throws -> ConfigNode? {
         let context = DecodingContext(file: file, log: log)
         // Checked before reading, so a huge file is never loaded into memory.
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        // `stat` rather than FileManager's attributes, which also look up the owner's and group's
+        // names (reading /etc/passwd and /etc/group) for every file.
+        var info = stat()
+        let size = stat(url.path, &info) == 0 ? Int(info.st_size) : 0
         if size > ConfigLimits.maximumBytes {
             context.error(
                 .fileTooLarge,

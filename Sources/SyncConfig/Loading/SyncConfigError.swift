@@ -26,14 +26,6 @@ public struct SyncConfigError: Error, Sendable, CustomStringConvertible {
     /// The underlying error, if any.
     public var underlying: (any Error)?
 
-    /// Creates an error.
-    public init(code: Code, message: String, file: String, underlying: (any Error)? = nil) {
-        self.code = code
-        self.message = message
-        self.file = file
-        self.underlying = underlying
-    }
-
     public var description: String { message }
 
     static func unreadable(_ file: String, underlying: (any Error)?) -> SyncConfigError {

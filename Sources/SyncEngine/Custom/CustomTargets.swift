@@ -57,23 +57,7 @@ public struct CustomTargets: Sendable {
     func syncDownPlugin(for definition: SyncDefinition, target: SyncConfig.CustomSyncDownTarget) throws
         -> (plugin: any SyncDownTargetPlugin, definition: CustomTargetDefinition)
     {
-        let name = target.implName
-        guard let make = syncDown[name] else {
-            throw SyncEngineError.missingPlugin(
-                definition.name,
-                implName: name,
-                direction: .syncDown,
-                other: syncUp[name] != nil
-            )
-        }
-        let custom = CustomTargetDefinition(
-            sync: definition,
-            implName: name,
-            idFieldName: target.idFieldName,
-            modificationDateFieldName: target.modificationDateFieldName,
-            keys: target.extraKeys
-        )
-        return (try Self.making(definition.name, name) { try make(custom) }, custom)
+        try plugin(from: syncDown, .syncDown, for: definition, implName: target.implName, target: target)
     }
 
     /// The sync up plug-in for `definition`, whose target is `target`, with the id and
@@ -83,30 +67,18 @@ public struct CustomTargets: Sendable {
     func syncUpPlugin(for definition: SyncDefinition, target: SyncUpTarget, implName name: String) throws
         -> (plugin: any SyncUpTargetPlugin, definition: CustomTargetDefinition)
     {
-        guard let make = syncUp[name] else {
-            throw SyncEngineError.missingPlugin(
-                definition.name,
-                implName: name,
-                direction: .syncUp,
-                other: syncDown[name] != nil
+        let made = try plugin(from: syncUp, .syncUp, for: definition, implName: name, target: target)
+        let custom = made.definition
+        return (
+            made.plugin,
+            CustomTargetDefinition(
+                sync: custom.sync,
+                implName: custom.implName,
+                idFieldName: made.plugin.idFieldName ?? custom.idFieldName,
+                modificationDateFieldName: made.plugin.modificationDateFieldName ?? custom.modificationDateFieldName,
+                keys: custom.keys
             )
-        }
-        var custom = CustomTargetDefinition(
-            sync: definition,
-            implName: name,
-            idFieldName: target.idFieldName,
-            modificationDateFieldName: target.modificationDateFieldName,
-            keys: target.extraKeys
         )
-        let plugin = try Self.making(definition.name, name) { try make(custom) }
-        custom = CustomTargetDefinition(
-            sync: definition,
-            implName: name,
-            idFieldName: plugin.idFieldName ?? target.idFieldName,
-            modificationDateFieldName: plugin.modificationDateFieldName ?? target.modificationDateFieldName,
-            keys: target.extraKeys
-        )
-        return (plugin, custom)
     }
 
     /// The logger a plug-in gets in its ``CustomTargetContext``: the engine's, with the metadata
@@ -117,15 +89,45 @@ public struct CustomTargets: Sendable {
         return logger
     }
 
-    private static func making<Plugin>(_ syncName: String, _ implName: String, _ make: () throws -> Plugin) throws
-        -> Plugin
-    {
+    /// The plug-in `factories` holds for `implName`, made for `definition` with `target`'s fields
+    /// and keys.
+    ///
+    /// - Throws: as ``syncDownPlugin(for:target:)``.
+    private func plugin<Plugin>(
+        from factories: [String: @Sendable (CustomTargetDefinition) throws -> Plugin],
+        _ direction: SyncType,
+        for definition: SyncDefinition,
+        implName name: String,
+        target: some CustomTargetKeys
+    ) throws -> (plugin: Plugin, definition: CustomTargetDefinition) {
+        guard let make = factories[name] else {
+            let other = direction == .syncDown ? syncUp[name] != nil : syncDown[name] != nil
+            throw SyncEngineError.missingPlugin(definition.name, implName: name, direction: direction, other: other)
+        }
+        let custom = CustomTargetDefinition(
+            sync: definition,
+            implName: name,
+            idFieldName: target.idFieldName,
+            modificationDateFieldName: target.modificationDateFieldName,
+            keys: target.extraKeys
+        )
         do {
-            return try make()
+            return (try make(custom), custom)
         } catch let error as SyncEngineError {
             throw error
         } catch {
-            throw SyncEngineError.invalidTarget(syncName, "the plug-in '\(implName)' refused this sync: \(error)")
+            throw SyncEngineError.invalidTarget(definition.name, "the plug-in '\(name)' refused this sync: \(error)")
         }
     }
 }
+
+/// What a config's custom target hands its plug-in: the id and modification date fields, and the
+/// keys that belong to the plug-in.
+protocol CustomTargetKeys {
+    var idFieldName: String { get }
+    var modificationDateFieldName: String { get }
+    var extraKeys: [String: JSONValue] { get }
+}
+
+extension SyncConfig.CustomSyncDownTarget: CustomTargetKeys {}
+extension SyncUpTarget: CustomTargetKeys {}

@@ -12,7 +12,7 @@ import SyncLedger
 /// Memory grows with the number of candidates (their ids only), not with the org's records.
 /// `parent_children` targets hold the candidates of both soups (see
 /// `GhostPreviewer+ParentChildren.swift`).
-struct GhostPreviewer: Sendable {
+struct GhostPreviewer: SyncPreviewer {
     let store: SoupStore
     let org: any OrgClient
     let registry: SyncStateRegistry
@@ -43,32 +43,19 @@ struct GhostPreviewer: Sendable {
             try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store)
         }
         let state = try registry.previewState(definition, replace: replace)
-        var preview = SyncPreview(
-            syncName: name,
-            syncID: state?.id,
-            operation: .cleanGhosts,
-            targetKind: definition.targetKindName
-        )
+        var preview = SyncPreview(definition, operation: .cleanGhosts, state: state)
         // No soup yet: nothing stored can be a ghost.
         guard !soups.isEmpty else { return preview }
         // A sync that never ran fetched nothing; its id is one no record carries.
         let syncID = state?.id ?? -1
 
-        let before = org.statistics()
-        var stopped = stop.isStopRequested
-        do {
-            if !stopped, let trees = fetcher as? ParentChildrenDownFetcher {
-                stopped = try await previewTrees(trees, syncID: syncID, stop: stop, into: &preview)
-            } else if !stopped {
-                stopped = try await previewRecords(fetcher, in: soups, syncID: syncID, stop: stop, into: &preview)
+        try await read(syncName: name, into: &preview) { preview in
+            if stop.isStopRequested { return true }
+            if let trees = fetcher as? ParentChildrenDownFetcher {
+                return try await previewTrees(trees, syncID: syncID, stop: stop, into: &preview)
             }
-        } catch is CancellationError {
-            stopped = true
-        } catch {
-            throw SyncEngineError.wrapping(error, syncName: name)
+            return try await previewRecords(fetcher, in: soups, syncID: syncID, stop: stop, into: &preview)
         }
-        if stopped { throw SyncEngineError.stopped(name) }
-        preview.requests = org.statistics().requests - before.requests
         return preview
     }
 

@@ -7,7 +7,7 @@ import SyncConfig
 /// with each page (``SoupReader/previewPage(_:in:options:recordLimit:)``), keeping only counts.
 /// `parent_children` targets split each page as the run does first (see
 /// `SyncDownPreviewer+ParentChildren.swift`).
-struct SyncDownPreviewer: Sendable {
+struct SyncDownPreviewer: SyncPreviewer {
     /// Stands for the id a sync that never ran gets on its first run: a new one, which no stored
     /// entry carries yet, so no stored record is unchanged for it.
     static let newSyncID = Int64.max
@@ -40,65 +40,63 @@ struct SyncDownPreviewer: Sendable {
         if allSoupsExist { try DownTargetFactory.checkSoup(of: fetcher, syncName: name, store: store) }
         let state = try registry.previewState(definition, replace: replace)
         let baseline = full || !fetcher.isIncremental ? -1 : max(state?.maxTimeStamp ?? -1, -1)
-        var preview = SyncPreview(
-            syncName: name,
-            syncID: state?.id,
-            operation: .syncDown,
-            targetKind: definition.targetKindName
-        )
+        var preview = SyncPreview(definition, operation: .syncDown, state: state)
         preview.isIncremental = baseline > 0
         preview.maxTimeStamp = baseline
         if let refresh = fetcher as? RefreshDownFetcher, try !self.hasSoup(refresh.sourceSoup, syncName: name) {
             return preview  // nothing stored to re-read
         }
 
-        let before = org.statistics()
-        let localEntries = definition.options.mergeMode.localEntries
-        var stopped = stop.isStopRequested
-        if !stopped, let trees = fetcher as? ParentChildrenDownFetcher {
-            do {
-                stopped = try await previewTrees(trees, since: baseline, syncID: state?.id, stop: stop, into: &preview)
-            } catch is CancellationError {
-                stopped = true
-            } catch {
-                throw SyncEngineError.wrapping(error, syncName: name)
+        try await read(syncName: name, into: &preview) { preview in
+            if stop.isStopRequested { return true }
+            if let trees = fetcher as? ParentChildrenDownFetcher {
+                return try await previewTrees(trees, since: baseline, syncID: state?.id, stop: stop, into: &preview)
             }
-        } else if !stopped {
-            do {
-                try await fetcher.fetch(since: baseline, org: org, store: store) { page in
-                    if stop.isStopRequested {
-                        stopped = true
-                        return false
-                    }
-                    if let soqlFetcher, preview.apiDecision == nil {
-                        preview.apiDecision = soqlFetcher.decide(totalSize: page.totalSize, org: org).description
-                    }
-                    let destination = fetcher.destination(of: page)
-                    let options = PageUpsertOptions(
-                        externalIDPath: destination.idFieldName,
-                        localEntries: localEntries,
-                        syncID: state?.id ?? Self.newSyncID,
-                        modificationDateField: nil
-                    )
-                    preview.pages += 1
-                    try await previewPage(
-                        page.json,
-                        in: destination.soupName,
-                        options: options,
-                        isChild: false,
-                        into: &preview
-                    )
-                    return true
-                }
-            } catch is CancellationError {
-                stopped = true
-            } catch {
-                throw SyncEngineError.wrapping(error, syncName: name)
-            }
+            return try await previewRecords(
+                fetcher,
+                since: baseline,
+                localEntries: definition.options.mergeMode.localEntries,
+                syncID: state?.id,
+                soql: soqlFetcher,
+                stop: stop,
+                into: &preview
+            )
         }
-        if stopped { throw SyncEngineError.stopped(name) }
-        preview.requests = org.statistics().requests - before.requests
         return preview
+    }
+
+    /// Previews the pages `fetcher` reads from `baseline` as the run would write them; returns
+    /// whether a stop was requested.
+    private func previewRecords(
+        _ fetcher: any DownTargetFetcher,
+        since baseline: Int64,
+        localEntries: LocalEntries,
+        syncID: Int64?,
+        soql soqlFetcher: SOQLDownFetcher?,
+        stop: StopSignal,
+        into preview: inout SyncPreview
+    ) async throws -> Bool {
+        var stopped = false
+        try await fetcher.fetch(since: baseline, org: org, store: store) { page in
+            if stop.isStopRequested {
+                stopped = true
+                return false
+            }
+            if let soqlFetcher, preview.apiDecision == nil {
+                preview.apiDecision = soqlFetcher.decide(totalSize: page.totalSize, org: org).description
+            }
+            let destination = fetcher.destination(of: page)
+            let options = PageUpsertOptions(
+                externalIDPath: destination.idFieldName,
+                localEntries: localEntries,
+                syncID: syncID ?? Self.newSyncID,
+                modificationDateField: nil
+            )
+            preview.pages += 1
+            try await previewPage(page.json, in: destination.soupName, options: options, isChild: false, into: &preview)
+            return true
+        }
+        return stopped
     }
 
     private func hasSoup(_ soup: String, syncName: String) throws -> Bool {

@@ -41,29 +41,16 @@ extension SyncEngine {
     ) async throws -> SyncPreview {
         switch operation {
         case .syncDown:
-            return try await SyncDownPreviewer(
-                store: store,
-                org: org,
-                registry: registry,
-                plugins: configuration.customTargets
-            )
-            .preview(definition, full: full, replace: replace, stop: stop)
+            try await previewer(SyncDownPreviewer.self).preview(definition, full: full, replace: replace, stop: stop)
         case .cleanGhosts:
-            return try await GhostPreviewer(
-                store: store,
-                org: org,
-                registry: registry,
-                plugins: configuration.customTargets
-            )
-            .preview(definition, replace: replace, stop: stop)
+            try await previewer(GhostPreviewer.self).preview(definition, replace: replace, stop: stop)
         case .syncUp:
-            return try await SyncUpPreviewer(
-                store: store,
-                org: org,
-                registry: registry,
-                plugins: configuration.customTargets
-            )
-            .preview(definition, replace: replace, stop: stop)
+            try await previewer(SyncUpPreviewer.self).preview(definition, replace: replace, stop: stop)
         }
+    }
+
+    /// A previewer of this engine's store and org, with its plug-ins.
+    private func previewer<Previewer: SyncPreviewer>(_: Previewer.Type) -> Previewer {
+        Previewer(store: store, org: org, registry: registry, plugins: configuration.customTargets)
     }
 }

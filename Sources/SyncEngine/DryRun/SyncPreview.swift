@@ -1,3 +1,6 @@
+import SoupStore
+import SyncConfig
+
 /// What running one sync operation now would change, computed with reads only (`--dry-run`).
 ///
 /// Counts are per side: ``local`` is the store, ``org`` the org.
@@ -192,6 +195,17 @@ public struct SyncPreview: Sendable, Hashable {
 }
 
 extension SyncPreview {
+    /// An empty preview of `operation` for `definition`, whose stored state is `state` (`nil`: the
+    /// sync never ran).
+    init(_ definition: SyncDefinition, operation: SyncOperation, state: StoredSyncState?) {
+        self.init(
+            syncName: definition.name,
+            syncID: state?.id,
+            operation: operation,
+            targetKind: definition.targetKindName
+        )
+    }
+
     /// Lists an affected record while fewer than ``itemLimit`` are listed; notes the truncation
     /// otherwise. Counting is the caller's.
     mutating func list(_ side: Side, _ action: Action, recordID: String?, entryID: Int64?, isChild: Bool = false) {
@@ -216,6 +230,20 @@ extension SyncPreview {
         case skipped
         case keptForOtherSyncs
         case fetched
+
+        /// Where the sync up run's `outcome` is counted.
+        init(_ outcome: SyncUpOutcome) {
+            switch outcome {
+            // Deleted locally and already gone on the org, or created and deleted locally: the
+            // entry is removed, nothing is sent.
+            case .deleted, .removedLocally: self = .deleted(.local)
+            case .conflict: self = .conflicts
+            case .failed: self = .failed
+            case .created: self = .created(.org)
+            case .updated: self = .updated(.org)
+            case .skipped: self = .skipped
+            }
+        }
 
         /// Where a record counted here is listed, and as what.
         var item: (side: Side, action: Action)? {

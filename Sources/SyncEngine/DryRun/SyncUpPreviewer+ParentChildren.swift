@@ -95,17 +95,6 @@ extension SyncUpPreviewer {
         isChild: Bool,
         to preview: inout SyncPreview
     ) {
-        let count: SyncPreview.Count
-        switch outcome {
-        // Deleted locally and already gone on the org, or created and deleted locally: the entry is
-        // removed, nothing is sent.
-        case .deleted, .removedLocally: count = .deleted(.local)
-        case .conflict: count = .conflicts
-        case .failed: count = .failed
-        case .created: count = .created(.org)
-        case .updated: count = .updated(.org)
-        case .skipped: count = .skipped
-        }
-        preview.record(count, recordID: record.storedID, entryID: record.entryID, isChild: isChild)
+        preview.record(SyncPreview.Count(outcome), recordID: record.storedID, entryID: record.entryID, isChild: isChild)
     }
 }

@@ -11,7 +11,7 @@ import SyncConfig
 /// What the org would answer to the sends themselves (refusals, or an update whose record was
 /// deleted meanwhile under `OVERWRITE`) cannot be known without sending them. `parent_children`
 /// targets are previewed tree by tree (see `SyncUpPreviewer+ParentChildren.swift`).
-struct SyncUpPreviewer: Sendable {
+struct SyncUpPreviewer: SyncPreviewer {
     let store: SoupStore
     let org: any OrgClient
     let registry: SyncStateRegistry
@@ -36,14 +36,9 @@ struct SyncUpPreviewer: Sendable {
             throw SyncEngineError.wrapping(error, syncName: name)
         }
         let state = try registry.previewState(definition, replace: replace)
-        var preview = SyncPreview(
-            syncName: name,
-            syncID: state?.id,
-            operation: .syncUp,
-            targetKind: definition.targetKindName
-        )
-        let before = org.statistics()
-        do {
+        var preview = SyncPreview(definition, operation: .syncUp, state: state)
+        // A stop is seen between pages of dirty records (`.stopped` thrown by the page loops).
+        try await read(syncName: name, into: &preview) { preview in
             if target.kind == .parentChildren, let info = target.parentChildren {
                 let trees = ParentChildrenSyncUpPlan(info: info, target: target, parent: plan)
                 try await previewTrees(trees, syncName: name, stop: stop, into: &preview)
@@ -60,12 +55,8 @@ struct SyncUpPreviewer: Sendable {
                     into: &preview
                 )
             }
-        } catch is CancellationError {
-            throw SyncEngineError.stopped(name)
-        } catch {
-            throw SyncEngineError.wrapping(error, syncName: name)
+            return false
         }
-        preview.requests = org.statistics().requests - before.requests
         return preview
     }
 
@@ -157,33 +148,22 @@ struct SyncUpPreviewer: Sendable {
             preview.pages += 1
             preview.selected += records.count
             for record in records {
-                let (recordID, entryID) = (record.storedID, record.entryID)
-                switch decisions[record.entryID] {
-                case .send(let view, _)?:
-                    switch view.action {
-                    case .create:
-                        preview.org.created += 1
-                        preview.list(.org, .create, recordID: recordID, entryID: entryID)
-                    case .update:
-                        preview.org.updated += 1
-                        preview.list(.org, .update, recordID: recordID, entryID: entryID)
-                    case .delete:
-                        preview.org.deleted += 1
-                        preview.list(.org, .delete, recordID: recordID, entryID: entryID)
+                let count: SyncPreview.Count =
+                    switch decisions[record.entryID] {
+                    case .send(let view, _)?:
+                        switch view.action {
+                        case .create: .created(.org)
+                        case .update: .updated(.org)
+                        case .delete: .deleted(.org)
+                        }
+                    case .outcome(let outcome)?:
+                        switch outcome {
+                        case .removedLocally, .conflict, .failed: SyncPreview.Count(outcome)
+                        default: .skipped
+                        }
+                    case nil: .skipped
                     }
-                case .outcome(.removedLocally)?:
-                    preview.local.deleted += 1
-                    preview.list(.local, .delete, recordID: recordID, entryID: entryID)
-                case .outcome(.conflict)?:
-                    preview.conflicts += 1
-                    preview.list(.org, .conflict, recordID: recordID, entryID: entryID)
-                case .outcome(.failed)?:
-                    preview.failed += 1
-                    preview.list(.org, .fail, recordID: recordID, entryID: entryID)
-                default:
-                    preview.skipped += 1
-                    preview.list(.org, .skip, recordID: recordID, entryID: entryID)
-                }
+                preview.record(count, recordID: record.storedID, entryID: record.entryID, isChild: false)
             }
         }
     }
@@ -197,66 +177,28 @@ struct SyncUpPreviewer: Sendable {
         endpoint: EndpointSyncUpSender? = nil,
         into preview: inout SyncPreview
     ) {
-        let (recordID, entryID) = (record.storedID, record.entryID)
-        switch record.action {
-        case .removeLocally:
-            preview.local.deleted += 1
-            preview.list(.local, .delete, recordID: recordID, entryID: entryID)
-            return
-        case .none:
-            preview.skipped += 1
-            preview.list(.org, .skip, recordID: recordID, entryID: entryID)
-            return
-        case .create, .update, .delete:
-            break
+        let count: SyncPreview.Count
+        if let outcome = SyncUpConflictChecker.outcomeBeforeSending(record, server: server) {
+            count = SyncPreview.Count(outcome)
+        } else if let endpoint {
+            count =
+                switch endpoint.write(for: record) {
+                case .send(_, .create, _): .created(.org)
+                case .send(_, .update, _): .updated(.org)
+                case .send: .deleted(.org)
+                case .invalid: .failed
+                }
+        } else {
+            count =
+                switch plan.request(for: record) {
+                case .create, .upsert: .created(.org)
+                case .update: .updated(.org)
+                // A collection delete needs only ids; the single and batch requests name the type.
+                case .delete(nil, _) where kind != .collection: .failed
+                case .delete: .deleted(.org)
+                case .invalid: .failed
+                }
         }
-        switch SyncUpConflictChecker.decide(record, server: server) {
-        case .deleted:
-            // Deleted locally and already gone on the org: the entry is removed, nothing is sent.
-            preview.local.deleted += 1
-            preview.list(.local, .delete, recordID: recordID, entryID: entryID)
-            return
-        case .conflict:
-            preview.conflicts += 1
-            preview.list(.org, .conflict, recordID: recordID, entryID: entryID)
-            return
-        default:
-            break
-        }
-        if let endpoint {
-            switch endpoint.write(for: record) {
-            case .send(_, .create, _):
-                preview.org.created += 1
-                preview.list(.org, .create, recordID: recordID, entryID: entryID)
-            case .send(_, .update, _):
-                preview.org.updated += 1
-                preview.list(.org, .update, recordID: recordID, entryID: entryID)
-            case .send:
-                preview.org.deleted += 1
-                preview.list(.org, .delete, recordID: recordID, entryID: entryID)
-            case .invalid:
-                preview.failed += 1
-                preview.list(.org, .fail, recordID: recordID, entryID: entryID)
-            }
-            return
-        }
-        switch plan.request(for: record) {
-        case .create, .upsert:
-            preview.org.created += 1
-            preview.list(.org, .create, recordID: recordID, entryID: entryID)
-        case .update:
-            preview.org.updated += 1
-            preview.list(.org, .update, recordID: recordID, entryID: entryID)
-        case .delete(nil, _) where kind != .collection:
-            // A collection delete needs only ids; the single and batch requests name the type.
-            preview.failed += 1
-            preview.list(.org, .fail, recordID: recordID, entryID: entryID)
-        case .delete:
-            preview.org.deleted += 1
-            preview.list(.org, .delete, recordID: recordID, entryID: entryID)
-        case .invalid:
-            preview.failed += 1
-            preview.list(.org, .fail, recordID: recordID, entryID: entryID)
-        }
+        preview.record(count, recordID: record.storedID, entryID: record.entryID, isChild: false)
     }
 }

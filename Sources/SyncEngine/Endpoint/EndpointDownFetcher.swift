@@ -89,23 +89,18 @@ struct EndpointDownFetcher: DownTargetFetcher {
         body: (DownPage) async throws -> Bool
     ) async throws {
         let client = try Self.endpointClient(org, syncName: syncName)
-        let first = try firstCall(since: maxTimeStamp)
-        var call: EndpointCall? = first
         var fetched = 0
-        var seen: Set<String> = []
-        while let current = call {
-            try checkLoop(current, seen: &seen)
-            let response = try await send(current, client: client)
-            guard case .array(let records)? = EndpointRequests.value(at: target.recordsPath, in: response) else {
-                throw SyncEngineError.invalidTarget(
-                    syncName,
-                    "the response of \(current.method) '\(current.path)' has no array of records at 'recordsPath' "
-                        + "'\(target.recordsPath)'; point 'recordsPath' at the list of records"
-                )
-            }
+        try await forEachPage(
+            from: try firstCall(since: maxTimeStamp),
+            paging: target.nextPage,
+            arrayAt: target.recordsPath,
+            client: client
+        ) { current in
+            "the response of \(current.method) '\(current.path)' has no array of records at 'recordsPath' "
+                + "'\(target.recordsPath)'; point 'recordsPath' at the list of records"
+        } body: { records in
             fetched += records.count
-            guard try await body(DownPage(json: JSONValue.array(records).jsonText, totalSize: fetched)) else { return }
-            call = try nextCall(after: response, of: current, first: first, paging: target.nextPage, org: client)
+            return try await body(DownPage(json: JSONValue.array(records).jsonText, totalSize: fetched))
         }
     }
 
@@ -117,19 +112,15 @@ struct EndpointDownFetcher: DownTargetFetcher {
     ) async throws {
         guard let request = target.idsRequest else { throw Self.noIDsRequest(syncName) }
         let client = try Self.endpointClient(org, syncName: syncName)
-        let first = try idsCall()
-        var call: EndpointCall? = first
-        var seen: Set<String> = []
-        while let current = call {
-            try checkLoop(current, seen: &seen)
-            let response = try await send(current, client: client)
-            guard case .array(let entries)? = EndpointRequests.value(at: request.recordsPath, in: response) else {
-                throw SyncEngineError.invalidTarget(
-                    syncName,
-                    "the response of \(current.method) '\(current.path)' has no array of ids at 'idsRequest."
-                        + "recordsPath' '\(request.recordsPath)'; point it at the list of ids"
-                )
-            }
+        try await forEachPage(
+            from: try idsCall(),
+            paging: request.nextPage,
+            arrayAt: request.recordsPath,
+            client: client
+        ) { current in
+            "the response of \(current.method) '\(current.path)' has no array of ids at 'idsRequest."
+                + "recordsPath' '\(request.recordsPath)'; point it at the list of ids"
+        } body: { entries in
             guard let ids = EndpointRequests.ids(in: entries, idFieldName: target.idFieldName) else {
                 throw SyncEngineError.invalidTarget(
                     syncName,
@@ -137,8 +128,33 @@ struct EndpointDownFetcher: DownTargetFetcher {
                         + "the ids request must list every id on the server"
                 )
             }
-            guard try await body(.ids(ids)) else { return }
-            call = try nextCall(after: response, of: current, first: first, paging: request.nextPage, org: client)
+            return try await body(.ids(ids))
+        }
+    }
+
+    /// Sends `first` and the calls its responses page on to (`paging`), each call once, and hands
+    /// `body` the array at `path` of each response until `body` returns `false`.
+    ///
+    /// - Throws: `.invalidTarget` with `missing(call)` when a response has no array at `path`; the
+    ///   errors of ``checkLoop(_:seen:)``, `send` and ``nextCall(after:of:first:paging:org:)``.
+    private func forEachPage(
+        from first: EndpointCall,
+        paging: EndpointNextPage?,
+        arrayAt path: String,
+        client: any OrgEndpointClient,
+        missing: (EndpointCall) -> String,
+        body: ([JSONValue]) async throws -> Bool
+    ) async throws {
+        var call: EndpointCall? = first
+        var seen: Set<String> = []
+        while let current = call {
+            try checkLoop(current, seen: &seen)
+            let response = try await send(current, client: client)
+            guard case .array(let entries)? = EndpointRequests.value(at: path, in: response) else {
+                throw SyncEngineError.invalidTarget(syncName, missing(current))
+            }
+            guard try await body(entries) else { return }
+            call = try nextCall(after: response, of: current, first: first, paging: paging, org: client)
         }
     }
 

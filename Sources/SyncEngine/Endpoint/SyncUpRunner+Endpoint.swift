@@ -23,15 +23,10 @@ extension SyncUpRunner {
         var outcomes: [Int64: SyncUpOutcome] = [:]
         var toSend: [SyncUpRecord] = []
         for record in records {
-            switch record.action {
-            case .removeLocally: outcomes[record.entryID] = .removedLocally
-            case .none: outcomes[record.entryID] = .skipped
-            case .create, .update, .delete:
-                if let decided = SyncUpConflictChecker.decide(record, server: versions[record.entryID]) {
-                    outcomes[record.entryID] = decided
-                } else {
-                    toSend.append(record)
-                }
+            if let decided = SyncUpConflictChecker.outcomeBeforeSending(record, server: versions[record.entryID]) {
+                outcomes[record.entryID] = decided
+            } else {
+                toSend.append(record)
             }
         }
         if !toSend.isEmpty { outcomes.merge(try await sender.send(toSend)) { $1 } }

@@ -22,25 +22,23 @@ struct ParentChildrenTreeLoader: Sendable {
 
     /// The parent record of `entry`; its action is `.none` unless `__local__` is set.
     func parent(_ entry: SoupEntry) throws -> SyncUpRecord {
-        var record = try SyncUpRecord(
-            entry: entry,
-            idFieldName: plan.parentInfo.idFieldName,
-            modificationDateFieldName: plan.parentInfo.modificationDateFieldName,
-            dirtyWithoutOperationIsUpdate: true,
-            defaultObjectType: plan.parentInfo.sobjectType
-        )
-        if !record.isDirty { record.action = .none }
-        return record
+        try record(entry, fields: plan.parent, objectType: plan.parentInfo.sobjectType)
     }
 
     /// The child record of `entry`; its action is `.none` unless `__local__` is set.
     func child(_ entry: SoupEntry) throws -> SyncUpRecord {
+        try record(entry, fields: plan.children, objectType: plan.childrenInfo.sobjectType)
+    }
+
+    /// The record of `entry`, read with the id and modification date fields of `fields` (the
+    /// parents' or the children's plan); its action is `.none` unless `__local__` is set.
+    private func record(_ entry: SoupEntry, fields: SyncUpRequestPlan, objectType: String) throws -> SyncUpRecord {
         var record = try SyncUpRecord(
             entry: entry,
-            idFieldName: plan.childrenInfo.idFieldName,
-            modificationDateFieldName: plan.childrenInfo.modificationDateFieldName,
+            idFieldName: fields.idFieldName,
+            modificationDateFieldName: fields.modificationDateFieldName,
             dirtyWithoutOperationIsUpdate: true,
-            defaultObjectType: plan.childrenInfo.sobjectType
+            defaultObjectType: objectType
         )
         if !record.isDirty { record.action = .none }
         return record

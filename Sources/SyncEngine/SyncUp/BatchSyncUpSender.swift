@@ -8,7 +8,7 @@ import OrgClient
 ///
 /// The composite calls go out as many at once as the run's ``RequestWindow`` lets; records
 /// refused with `UNABLE_TO_LOCK_ROW` are resent after a backoff (``RecordLockRetry``).
-struct BatchSyncUpSender: Sendable {
+struct BatchSyncUpSender: GroupedSyncUpSender {
     let org: any OrgClient
     let plan: SyncUpRequestPlan
     /// Subrequests per composite call (`maxBatchSize`, at most 25).

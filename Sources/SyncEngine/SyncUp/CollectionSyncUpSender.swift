@@ -9,7 +9,7 @@ import OrgClient
 /// (the window is shared with the other batches in flight, so a page's last calls overlap the
 /// next page's first); records refused with `UNABLE_TO_LOCK_ROW` are resent after a backoff
 /// (``RecordLockRetry``).
-struct CollectionSyncUpSender: Sendable {
+struct CollectionSyncUpSender: GroupedSyncUpSender {
     let org: any OrgClient
     let plan: SyncUpRequestPlan
     /// The most records per call (sObject Collections take 200); longer lists are split.

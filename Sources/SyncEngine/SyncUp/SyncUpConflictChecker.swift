@@ -67,6 +67,17 @@ struct SyncUpConflictChecker: Sendable {
         return versions
     }
 
+    /// What becomes of `record` before anything is sent: removed from the soup (created then
+    /// deleted locally), skipped (no operation flag), or the check's outcome (``decide(_:server:)``);
+    /// `nil` when it must be sent. The run, the endpoint run and the dry run decide with it.
+    static func outcomeBeforeSending(_ record: SyncUpRecord, server: ServerVersion?) -> SyncUpOutcome? {
+        switch record.action {
+        case .removeLocally: .removedLocally
+        case .none: .skipped
+        case .create, .update, .delete: decide(record, server: server)
+        }
+    }
+
     /// The outcome decided by the check for `record`, or `nil` when it must be sent.
     static func decide(_ record: SyncUpRecord, server: ServerVersion?) -> SyncUpOutcome? {
         guard let server else { return nil }

@@ -126,14 +126,8 @@ package struct SyncUpCreateRecovery: Sendable {
         let query = SOQLQuery.select(
             fields: SOQLText.ensuring(["Id", plan.modificationDateFieldName], in: fields),
             from: type,
-            where: .all([
-                .comparison(SOQLFieldPath("CreatedById"), .equal, .string(userID)),
-                .comparison(
-                    SOQLFieldPath("CreatedDate"),
-                    .greaterOrEqual,
-                    .dateTime(SOQLDateTime(millisecondsSinceEpoch: since))
-                ),
-            ])
+            createdBy: userID,
+            since: since
         )
         var candidates: [Candidate] = []
         for try await page in org.queryPages(query.text) {

@@ -17,13 +17,9 @@ struct SyncUpProgress: Sendable {
         self.summary = SyncUpSummary(syncName: syncName, syncID: state.id, status: .running)
     }
 
-    /// The run starts: `RUNNING`, progress 0, error cleared, `startTime` now.
+    /// The run starts (`StoredSyncState.start(now:)`).
     mutating func start(now: Int64) -> StoredSyncState {
-        state.status = .running
-        state.progress = 0
-        state.totalSize = -1
-        state.error = ""
-        state.startTime = now
+        state.start(now: now)
         return state
     }
 
@@ -94,30 +90,27 @@ struct SyncUpProgress: Sendable {
 
     /// Every record was processed: `DONE`, progress 100.
     mutating func finish(now: Int64) -> StoredSyncState {
-        summary.status = .done
-        state.status = .done
         state.progress = 100
-        state.endTime = now
-        state.extraJSON = counts
-        return state
+        return end(.done, error: nil, now: now)
     }
 
     /// The run failed: `FAILED` with `message`; progress unchanged.
     mutating func fail(_ message: String, now: Int64) -> StoredSyncState {
-        summary.status = .failed
-        summary.error = message
-        state.status = .failed
         state.error = message
-        state.endTime = now
-        state.extraJSON = counts
-        return state
+        return end(.failed, error: message, now: now)
     }
 
     /// A stop was requested between batches.
     mutating func stop(_ message: String, now: Int64) -> StoredSyncState {
-        summary.status = .stopped
-        summary.error = message
-        state.status = .stopped
+        end(.stopped, error: message, now: now)
+    }
+
+    /// Ends the run as `status`: the summary's status (and `error`, when given), the state's status,
+    /// end time and counts.
+    private mutating func end(_ status: StoredSyncState.Status, error: String?, now: Int64) -> StoredSyncState {
+        summary.status = status
+        if let error { summary.error = error }
+        state.status = status
         state.endTime = now
         state.extraJSON = counts
         return state

@@ -349,15 +349,10 @@ struct SyncUpRunner: Sendable {
         }
         var toSend: [SyncUpRecord] = []
         for record in batch where outcomes[record.entryID] == nil {
-            switch record.action {
-            case .removeLocally: outcomes[record.entryID] = .removedLocally
-            case .none: outcomes[record.entryID] = .skipped
-            case .create, .update, .delete:
-                if let decided = SyncUpConflictChecker.decide(record, server: versions[record.entryID]) {
-                    outcomes[record.entryID] = decided
-                } else {
-                    toSend.append(record)
-                }
+            if let decided = SyncUpConflictChecker.outcomeBeforeSending(record, server: versions[record.entryID]) {
+                outcomes[record.entryID] = decided
+            } else {
+                toSend.append(record)
             }
         }
         if !toSend.isEmpty {
@@ -378,26 +373,14 @@ struct SyncUpRunner: Sendable {
     ) async throws -> [Int64: SyncUpOutcome] {
         guard !toSend.isEmpty else { return [:] }
         switch kind {
-        case .collection,
-            .batch where ingest != nil:
+        case .collection, .batch:
             if let ingest {
                 return try await ingest.send(toSend)
             }
-            return try await CollectionSyncUpSender(
-                org: org,
-                plan: plan,
-                callSize: callSize,
-                window: window,
-                lockRetry: lockRetry
-            ).send(toSend)
-        case .batch:
-            return try await BatchSyncUpSender(
-                org: org,
-                plan: plan,
-                callSize: callSize,
-                window: window,
-                lockRetry: lockRetry
-            ).send(toSend)
+            let sender: any GroupedSyncUpSender.Type =
+                kind == .collection ? CollectionSyncUpSender.self : BatchSyncUpSender.self
+            return try await sender.init(org: org, plan: plan, callSize: callSize, window: window, lockRetry: lockRetry)
+                .send(toSend)
         case .single:
             return try await SingleSyncUpSender(org: org, plan: plan, window: window, lockRetry: lockRetry).send(toSend)
         case .parentChildren, .custom, .endpoint:

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SyncrunTestSupport
 import Testing
 
@@ -186,6 +187,11 @@ struct BulkQueryEndpointTests {
             #expect(try early.errorCode() == "JOB_NOT_COMPLETE")
             let undeletable = try await client.send(.DELETE, "jobs/query/\(id)")
             #expect(undeletable.status == 400)
+            // UploadComplete closes ingest jobs only: a query job refuses it as it refuses any state but Aborted.
+            let closed = try await client.send(.PATCH, "jobs/query/\(id)", json: ["state": "UploadComplete"])
+            #expect(closed.status == 400)
+            #expect(try closed.errorCode() == "INVALIDJOB")
+            #expect(try await client.send(.GET, "jobs/query/\(id)").json().objectValue?["state"] == "UploadComplete")
             let aborted = try await client.send(.PATCH, "jobs/query/\(id)", json: ["state": "Aborted"])
             #expect(aborted.status == 200)
             #expect(try aborted.json().objectValue?["state"] == "Aborted")
@@ -231,15 +237,18 @@ struct BulkQueryEndpointTests {
     }
 
     @Test func resultsPastTheLocatorLifetimeAreGone() async throws {
-        let clock = ProtectedState(Date(timeIntervalSince1970: 1_767_225_600))
-        let databaseConfiguration = OrgDatabase.Configuration(now: { clock.withLock { $0 } }, locatorLifetime: 60)
+        let clock = NIOLockedValueBox(Date(timeIntervalSince1970: 1_767_225_600))
+        let databaseConfiguration = OrgDatabase.Configuration(
+            now: { clock.withLockedValue { $0 } },
+            locatorLifetime: 60
+        )
         try await LocalOrgFixture.with(databaseConfiguration: databaseConfiguration) { org in
             try org.client.seedAccounts(2)
             let created = try await Self.createJob(org.client, "SELECT Id FROM Account")
             let id = try #require(try created.json().objectValue?["id"]?.stringValue)
             #expect(try await Self.waitForJob(org.client, id).last == "JobComplete")
             #expect(try await org.client.send(.GET, "jobs/query/\(id)/results").status == 200)
-            clock.withLock { $0 = $0.addingTimeInterval(120) }
+            clock.withLockedValue { $0 = $0.addingTimeInterval(120) }
             let expired = try await org.client.send(.GET, "jobs/query/\(id)/results")
             #expect(expired.status == 404)
             #expect(

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import SyncrunTestSupport
 import Testing
 
@@ -51,13 +52,16 @@ struct FaultInjectionTests {
     }
 
     @Test func theRequestObserverSeesEachRequestBeforeItIsServed() async throws {
-        let seen = LockedBox<[String]>([])
+        let seen = NIOLockedValueBox<[String]>([])
         let configuration = LocalOrgConfiguration(requestObserver: { method, target in
-            seen.withLock { $0.append("\(method) \(target)") }
+            seen.withLockedValue { $0.append("\(method) \(target)") }
         })
         try await LocalOrgFixture.with(configuration: configuration) { org in
             _ = try await org.client.send(.GET, "limits")
-            #expect(seen.withLock { $0 }.count == 1 && seen.withLock { $0 }[0].hasPrefix("GET /services/data/v"))
+            #expect(
+                seen.withLockedValue { $0 }.count == 1
+                    && seen.withLockedValue { $0 }[0].hasPrefix("GET /services/data/v")
+            )
         }
     }
 
@@ -188,17 +192,5 @@ struct FaultPlanTests {
         #expect((60...140).contains(drops), "\(drops) drops")
         #expect((50...130).contains(failures), "\(failures) failures")
         #expect(FaultConfiguration(dropRate: 0.5).isActive)
-    }
-}
-
-/// A value behind a lock, for closures the server calls from its threads.
-final class LockedBox<Value: Sendable>: Sendable {
-    private let lock = NSLock()
-    private nonisolated(unsafe) var value: Value  // guarded by `lock`
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.withLock { body(&value) }
     }
 }

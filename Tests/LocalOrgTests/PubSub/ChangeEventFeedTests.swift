@@ -92,6 +92,24 @@ import Testing
         }
     }
 
+    @Test func aReleasedOrgIsFreedWithItsFeedAndChangeCapture() async throws {
+        // The change capture lives as long as the database's pool; holding the feed (which holds
+        // the pool) it kept every org, its connections and its open files, alive for good.
+        try await TemporaryDirectory.with { directory in
+            weak var released: OrgDatabase?
+            weak var releasedFeed: ChangeEventFeed?
+            do {
+                let org = try OrgDatabase(directory: directory)
+                released = org
+                releasedFeed = org.changeEvents
+                _ = try org.write { try $0.create("Account", fields: ["Name": "Acme"]) }
+                #expect(try allEvents(org.changeEvents).count == 1)
+            }
+            #expect(released == nil)
+            #expect(releasedFeed == nil)
+        }
+    }
+
     @Test func aCascadeDeleteIsAnEventPerObjectAndARollbackIsNone() async throws {
         try await TemporaryDirectory.with { directory in
             let org = try OrgDatabase(directory: directory)

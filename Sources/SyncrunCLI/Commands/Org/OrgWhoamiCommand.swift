@@ -64,19 +64,13 @@ struct OrgWhoamiCommand: AsyncParsableCommand {
 
     /// The JSON answer.
     struct Answer: Encodable {
-        struct Usage: Encodable {
-            var used: Int
-            var max: Int
-            var remaining: Int
-        }
-
         var orgId: String
         var userId: String
         var username: String?
         var instanceUrl: String
         var apiVersion: String
         var tokenSource: String
-        var apiUsage: Usage?
+        var apiUsage: APIUsageLine?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
@@ -97,13 +91,11 @@ struct OrgWhoamiCommand: AsyncParsableCommand {
     private static func ask(_ connection: OrgConnection) async throws -> Answer {
         let info = try await connection.client.userInfo()
         let limits = try await connection.client.limits()
-        let usage: Answer.Usage? =
+        let usage =
             if let daily = limits["DailyApiRequests"] {
-                Answer.Usage(used: max(0, daily.max - daily.remaining), max: daily.max, remaining: daily.remaining)
+                APIUsage(used: max(0, daily.max - daily.remaining), max: daily.max)
             } else {
-                connection.client.statistics().apiUsage.map {
-                    Answer.Usage(used: $0.used, max: $0.max, remaining: $0.remaining)
-                }
+                connection.client.statistics().apiUsage
             }
         return Answer(
             orgId: info.organizationID,
@@ -112,7 +104,7 @@ struct OrgWhoamiCommand: AsyncParsableCommand {
             instanceUrl: connection.instanceURL,
             apiVersion: connection.apiVersion,
             tokenSource: connection.definition.source.label,
-            apiUsage: usage
+            apiUsage: usage.map(APIUsageLine.init)
         )
     }
 }
