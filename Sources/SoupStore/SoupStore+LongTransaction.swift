@@ -65,6 +65,20 @@ public struct LongTransaction: Sendable {
         }
     }
 
+    /// Sets the writer's page cache to `bytes` (at least SQLite's default) for the rest of the
+    /// transaction; ``end()``, or the end of the scope, sets the default back. Dirty pages above
+    /// the new size are written out as later writes need room, clean ones are freed.
+    ///
+    /// - Throws: `SoupStoreError` (`.sqlite`).
+    public func setCacheBytes(_ bytes: Int) async throws {
+        guard !ended.isSet else { return }
+        try await store.mapErrors {
+            try await store.pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA cache_size = -\(max(bytes / 1024, SoupStore.defaultCacheKibibytes))")
+            }
+        }
+    }
+
     /// Runs the work set by ``setBeforeCommit(_:)``, then commits.
     func commitNow(_ db: Database) throws {
         if let body = beforeCommit.body {

@@ -77,6 +77,20 @@ struct SyncDownRunner: Sendable {
             let pages = group
             group = []
             groupBytes = 0
+            // A run that may set the soup's indexes aside writes with the smaller cache from its
+            // first group on: the heap a larger cache took once stays with the process (peak RSS).
+            var smallCache = false
+            if let transaction, progress.pages == 0, deferring == nil, let first = pages.first,
+                try await setAsideSoup(
+                    totalSize: first.totalSize,
+                    fetched: 0,
+                    fetcher: fetcher,
+                    transaction: transaction
+                ) != nil
+            {
+                try await transaction.setCacheBytes(setAside.cacheBytes)
+                smallCache = true
+            }
             let steps = try await write(
                 pages,
                 progress: progress,
@@ -109,6 +123,8 @@ struct SyncDownRunner: Sendable {
                     let plan = try await deferScatteredWrites(after: last, fetcher: fetcher, transaction: transaction)
                 {
                     deferring = plan
+                } else if smallCache {
+                    try await transaction.setCacheBytes(Self.longTransactionCacheBytes)
                 }
             }
             for step in steps {
@@ -284,22 +300,45 @@ struct SyncDownRunner: Sendable {
         fetcher: any DownTargetFetcher,
         transaction: LongTransaction
     ) async throws -> (soup: String, syncID: Int64)? {
-        guard let soql = fetcher as? SOQLDownFetcher else { return nil }
-        let remaining = last.state.totalSize - last.fetched
-        guard remaining >= setAside.minimumRecords else { return nil }
-        let soup = soql.soupName
-        let size = try await transaction.write { writer in try writer.highestEntryID(of: soup) }
-        guard Int64(last.state.totalSize) * Int64(setAside.soupShare) >= size else { return nil }
+        guard
+            let (soup, size) = try await setAsideSoup(
+                totalSize: last.state.totalSize,
+                fetched: last.fetched,
+                fetcher: fetcher,
+                transaction: transaction
+            )
+        else { return nil }
         let syncID = last.state.id
         transaction.setBeforeCommit { writer in
             try writer.restoreIndexes(of: soup)
             try writer.recordDeferredRecordSyncs(of: soup, syncID: syncID)
         }
+        // What stays scattered (the key's index, the record-syncs rows until each commit) fits a
+        // smaller cache; the index builds before each commit sort within it too.
+        try await transaction.setCacheBytes(setAside.cacheBytes)
         logger.debug(
             "Sync down sets the soup's scattered indexes aside until each commit",
             metadata: ["soup": "\(soup)", "records": "\(last.state.totalSize)", "soup.size": "\(size)"]
         )
         return (soup, syncID)
+    }
+
+    /// The soup whose scattered indexes a SOQL run of `totalSize` records, `fetched` of them
+    /// written, may set aside (``ScatteredIndexesSetAside``), and its size; `nil` below the
+    /// thresholds.
+    private func setAsideSoup(
+        totalSize: Int,
+        fetched: Int,
+        fetcher: any DownTargetFetcher,
+        transaction: LongTransaction
+    ) async throws -> (soup: String, size: Int64)? {
+        guard let soql = fetcher as? SOQLDownFetcher, totalSize - fetched >= setAside.minimumRecords else {
+            return nil
+        }
+        let soup = soql.soupName
+        let size = try await transaction.write { writer in try writer.highestEntryID(of: soup) }
+        guard Int64(totalSize) * Int64(setAside.soupShare) >= size else { return nil }
+        return (soup, size)
     }
 
     /// Writes `pages` and the state describing them in one transaction; returns the progress
