@@ -30,9 +30,20 @@ public struct LongTransaction: Sendable {
         var changesWhenEmpty: Int? { lock.withLock { changes } }
     }
 
+    /// Work the caller puts before every commit (``setBeforeCommit(_:)``).
+    private final class BeforeCommit: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: (@Sendable (SoupWriter) throws -> Void)?
+        var body: (@Sendable (SoupWriter) throws -> Void)? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
     let store: SoupStore
     private let ended = Ended()
     private let uncommitted = Uncommitted()
+    private let beforeCommit = BeforeCommit()
 
     /// - Parameter changes: `db.totalChangesCount` right after the transaction began.
     init(store: SoupStore, changes: Int) {
@@ -45,6 +56,14 @@ public struct LongTransaction: Sendable {
         !ended.isSet && ObjectIdentifier(store.pool) == ObjectIdentifier(other.pool)
     }
 
+    /// Sets work that runs in the transaction just before each of its commits (the one when the
+    /// scope ends included), or none: what a write set aside for the length of one transaction is
+    /// put back there (``SoupWriter/restoreIndexes(of:)``), so that every commit, and so every
+    /// state a kill can leave, is whole. When it throws, nothing since the last commit is kept.
+    public func setBeforeCommit(_ body: (@Sendable (SoupWriter) throws -> Void)?) {
+        beforeCommit.body = body
+    }
+
     /// Commits, sets the writer's page cache back, and makes every later write of the scope an
     /// ordinary transaction (for work that a long transaction does not help).
     ///
@@ -55,9 +74,31 @@ public struct LongTransaction: Sendable {
         try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in
                 defer { Self.restoreCache(db) }
-                if db.isInsideTransaction { try db.commit() }
+                if db.isInsideTransaction { try commitNow(db) }
             }
         }
+    }
+
+    /// Sets the writer's page cache to `bytes` (at least SQLite's default) for the rest of the
+    /// transaction; ``end()``, or the end of the scope, sets the default back. Dirty pages above
+    /// the new size are written out as later writes need room, clean ones are freed.
+    ///
+    /// - Throws: `SoupStoreError` (`.sqlite`).
+    public func setCacheBytes(_ bytes: Int) async throws {
+        guard !ended.isSet else { return }
+        try await store.mapErrors {
+            try await store.pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA cache_size = -\(max(bytes / 1024, SoupStore.defaultCacheKibibytes))")
+            }
+        }
+    }
+
+    /// Runs the work set by ``setBeforeCommit(_:)``, then commits.
+    func commitNow(_ db: Database) throws {
+        if let body = beforeCommit.body {
+            try body(SoupWriter(db: db, context: StoreContext(path: store.path, logger: store.logger)))
+        }
+        try db.commit()
     }
 
     /// As ``write(_:)``, synchronously.
@@ -137,7 +178,7 @@ public struct LongTransaction: Sendable {
 
     /// Commits the open transaction and opens the next one.
     private func recommit(_ db: Database) throws {
-        try db.commit()
+        try commitNow(db)
         try db.beginTransaction(.immediate)
         uncommitted.began(changes: db.totalChangesCount)
     }
@@ -191,13 +232,14 @@ extension SoupStore {
                 return db.totalChangesCount
             }
         }
+        let transaction = LongTransaction(store: self, changes: changes)
         // Synchronous, so that a cancelled task still ends the transaction.
         let finish: (Bool) throws -> Void = { [pool] commit in
             try pool.writeWithoutTransaction { db in
                 defer { LongTransaction.restoreCache(db) }
                 guard db.isInsideTransaction else { return }
                 if commit {
-                    try db.commit()
+                    try transaction.commitNow(db)
                 } else {
                     try db.rollback()
                 }
@@ -205,7 +247,6 @@ extension SoupStore {
         }
         let outcome: Result<T, any Error>
         do {
-            let transaction = LongTransaction(store: self, changes: changes)
             outcome = .success(
                 try await LongTransaction.$current.withValue(transaction) { try await body(transaction) }
             )

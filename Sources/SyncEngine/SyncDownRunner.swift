@@ -14,6 +14,8 @@ struct SyncDownRunner: Sendable {
     let events: AsyncStream<SyncEvent>.Continuation?
     /// ``SyncEngineConfiguration/longTransactions``.
     var longTransactions = true
+    /// ``SyncEngineConfiguration/scatteredIndexesSetAside``.
+    var setAside = ScatteredIndexesSetAside()
 
     /// Runs `definition` (its state is `state`) with `fetcher`.
     ///
@@ -65,18 +67,39 @@ struct SyncDownRunner: Sendable {
         // committed every `bytesPerCommit` of pages.
         var transaction: LongTransaction?
         var uncommittedBytes = 0
+        // Many new records into a soup that holds many: its scattered field indexes are set aside
+        // and the fetched ids deferred for the rest of each long transaction, put back just before
+        // it commits (`deferScatteredWrites`).
+        var deferring: (soup: String, syncID: Int64)?
+        var indexesSetAside = false
         func writeGroup() async throws {
             guard !group.isEmpty else { return }
             let pages = group
             group = []
             groupBytes = 0
+            // A run that may set the soup's indexes aside writes with the smaller cache from its
+            // first group on: the heap a larger cache took once stays with the process (peak RSS).
+            var smallCache = false
+            if let transaction, progress.pages == 0, deferring == nil, let first = pages.first,
+                try await setAsideSoup(
+                    totalSize: first.totalSize,
+                    fetched: 0,
+                    fetcher: fetcher,
+                    transaction: transaction
+                ) != nil
+            {
+                try await transaction.setCacheBytes(setAside.cacheBytes)
+                smallCache = true
+            }
             let steps = try await write(
                 pages,
                 progress: progress,
                 fetcher: fetcher,
                 localEntries: localEntries,
-                transaction: transaction
+                transaction: transaction,
+                setAside: deferring.map { indexesSetAside ? SetAside.keep($0.soup) : .start($0.soup) } ?? .none
             )
+            if deferring != nil { indexesSetAside = true }
             if let transaction, let last = steps.last {
                 uncommittedBytes += pages.reduce(0) { $0 + $1.json.utf8.count }
                 // Updates of scattered stored records dirty a table page each, which a later group
@@ -90,8 +113,18 @@ struct SyncDownRunner: Sendable {
                 } else if uncommittedBytes >= Self.bytesPerCommit {
                     try await transaction.commit()
                     uncommittedBytes = 0
-                } else if try await transaction.commitIfSpilling() {
+                    indexesSetAside = false
+                } else if deferring == nil, try await transaction.commitIfSpilling() {
+                    // (With the field indexes set aside, a spill writes appended table pages, each
+                    // once: a commit then would only rebuild the indexes sooner.)
                     uncommittedBytes = 0
+                }
+                if progress.pages == 0, deferring == nil, inserted >= updated,
+                    let plan = try await deferScatteredWrites(after: last, fetcher: fetcher, transaction: transaction)
+                {
+                    deferring = plan
+                } else if smallCache {
+                    try await transaction.setCacheBytes(Self.longTransactionCacheBytes)
                 }
             }
             for step in steps {
@@ -237,6 +270,77 @@ struct SyncDownRunner: Sendable {
         return summary
     }
 
+    /// Whether the rest of a long transaction's writes set aside the soup's scattered field
+    /// indexes and defer the record-syncs rows (see ``deferScatteredWrites(after:fetcher:transaction:)``).
+    enum SetAside: Sendable {
+        case none
+        /// Set the soup's indexes aside before this write.
+        case start(String)
+        /// The soup's indexes are already set aside in this transaction.
+        case keep(String)
+
+        var soup: String? {
+            switch self {
+            case .none: nil
+            case .start(let soup), .keep(let soup): soup
+            }
+        }
+    }
+
+    /// After the first group of a long transaction (mostly new records), decides whether the rest
+    /// of the run writes with the soup's scattered field indexes set aside and the fetched ids
+    /// deferred, put back before every commit (issue 33 item 4): when the query still brings at
+    /// least `setAside.minimumRecords` records and at least 1/`setAside.soupShare` of the soup's
+    /// size, each such index is cheaper built once from a sort than updated record by record
+    /// (its dirtied leaves exceed the page cache and are written out again and again), and the ids
+    /// inserted in key order dirty each page of the record-syncs table once. Returns the soup and
+    /// sync, having set the transaction's work before each commit, or `nil`.
+    private func deferScatteredWrites(
+        after last: SyncDownProgress,
+        fetcher: any DownTargetFetcher,
+        transaction: LongTransaction
+    ) async throws -> (soup: String, syncID: Int64)? {
+        guard
+            let (soup, size) = try await setAsideSoup(
+                totalSize: last.state.totalSize,
+                fetched: last.fetched,
+                fetcher: fetcher,
+                transaction: transaction
+            )
+        else { return nil }
+        let syncID = last.state.id
+        transaction.setBeforeCommit { writer in
+            try writer.restoreIndexes(of: soup)
+            try writer.recordDeferredRecordSyncs(of: soup, syncID: syncID)
+        }
+        // What stays scattered (the key's index, the record-syncs rows until each commit) fits a
+        // smaller cache; the index builds before each commit sort within it too.
+        try await transaction.setCacheBytes(setAside.cacheBytes)
+        logger.debug(
+            "Sync down sets the soup's scattered indexes aside until each commit",
+            metadata: ["soup": "\(soup)", "records": "\(last.state.totalSize)", "soup.size": "\(size)"]
+        )
+        return (soup, syncID)
+    }
+
+    /// The soup whose scattered indexes a SOQL run of `totalSize` records, `fetched` of them
+    /// written, may set aside (``ScatteredIndexesSetAside``), and its size; `nil` below the
+    /// thresholds.
+    private func setAsideSoup(
+        totalSize: Int,
+        fetched: Int,
+        fetcher: any DownTargetFetcher,
+        transaction: LongTransaction
+    ) async throws -> (soup: String, size: Int64)? {
+        guard let soql = fetcher as? SOQLDownFetcher, totalSize - fetched >= setAside.minimumRecords else {
+            return nil
+        }
+        let soup = soql.soupName
+        let size = try await transaction.write { writer in try writer.highestEntryID(of: soup) }
+        guard Int64(totalSize) * Int64(setAside.soupShare) >= size else { return nil }
+        return (soup, size)
+    }
+
     /// Writes `pages` and the state describing them in one transaction; returns the progress
     /// after each page.
     private func write(
@@ -244,7 +348,8 @@ struct SyncDownRunner: Sendable {
         progress: SyncDownProgress,
         fetcher: any DownTargetFetcher,
         localEntries: LocalEntries,
-        transaction: LongTransaction?
+        transaction: LongTransaction?,
+        setAside mode: SetAside = .none
     ) async throws -> [SyncDownProgress] {
         let work = pages.map { page in
             let destination = fetcher.destination(of: page)
@@ -260,9 +365,21 @@ struct SyncDownRunner: Sendable {
             var next = progress
             var steps: [SyncDownProgress] = []
             var state: StoredSyncState?
+            if case .start(let soup) = mode, let first = work.first(where: { $0.soup == soup }) {
+                try writer.suspendFieldIndexes(
+                    of: soup,
+                    keyPath: first.options.externalIDPath,
+                    modificationDateField: first.options.modificationDateField
+                )
+            }
             for (page, soup, options) in work {
                 // Also remembers the page's records as fetched by this sync (syncrun_record_syncs).
-                let result = try writer.upsertFetchedPage(page.json, into: soup, options: options)
+                let result = try writer.upsertFetchedPage(
+                    page.json,
+                    into: soup,
+                    options: options,
+                    deferringRecordSyncs: mode.soup == soup
+                )
                 let latest: Int64? =
                     if let computed = page.latestModification {
                         computed

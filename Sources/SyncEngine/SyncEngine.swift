@@ -132,6 +132,7 @@ public struct SyncEngine: Sendable {
         }
         var runner = SyncDownRunner(store: store, org: org, registry: registry, logger: logger, events: events)
         runner.longTransactions = configuration.longTransactions
+        runner.setAside = configuration.scatteredIndexesSetAside
         return try await runner.run(
             definition,
             state: state,

@@ -16,6 +16,7 @@ import OrgClient
 /// | ``minApiShare`` / ``stopApiShare`` | `Int?` | `nil`: each sync's options (10 and 2 percent) |
 /// | ``recordLockRetry`` | ``OrgClient/RetryPolicy`` | the default policy: `UNABLE_TO_LOCK_ROW` records resent up to 3 times |
 /// | ``longTransactions`` | `Bool` | `true` |
+/// | ``scatteredIndexesSetAside`` | ``ScatteredIndexesSetAside`` | 20,000 records and 1/20 of the soup, a 64 MB cache |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
     public var processID: Int32
@@ -48,6 +49,9 @@ public struct SyncEngineConfiguration: Sendable {
     /// While one is open, a write of the same store from another task fails, so an embedder that
     /// writes the store concurrently with a sync down (as `migrate` does) turns it off.
     public var longTransactions = true
+    /// When a long transaction into a filled soup sets the soup's scattered field indexes aside and
+    /// builds them again before each commit (issue 33 item 4).
+    public var scatteredIndexesSetAside = ScatteredIndexesSetAside()
 
     /// Creates a configuration; see the type's documentation for the defaults.
     public init(
@@ -66,4 +70,42 @@ public struct SyncEngineConfiguration: Sendable {
         guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
+
+/// When a SOQL sync down's long transaction into a soup that holds records sets the soup's
+/// scattered field indexes (`Name`…) aside and builds them from a sort before each commit, and
+/// defers the record-syncs rows to insert them in key order: after its first group of mostly new
+/// records, when the query brings at least ``minimumRecords`` more and at least 1/``soupShare`` of
+/// the soup's size. Below that, record by record costs less than sorting the whole soup.
+public struct ScatteredIndexesSetAside: Sendable, Hashable {
+    /// The fewest records still to come.
+    public var minimumRecords: Int
+    /// The query's total against the soup's size: at least 1/`soupShare` of it.
+    public var soupShare: Int
+
+    /// The writer's page cache meanwhile, in bytes: the key's index of a soup of a million
+    /// records (about 45 MB) and the index sorts before each commit fit it, within the 256 MB a
+    /// sync down may use (Benchmarks/sync-down/README.md, session 16).
+    public var cacheBytes: Int
+
+    /// Creates the thresholds; the defaults are measured (Benchmarks/sync-down/README.md, sessions 15–16).
+    public init(minimumRecords: Int = 20_000, soupShare: Int = 20, cacheBytes: Int = 64 * 1024 * 1024) {
+        self.minimumRecords = minimumRecords
+        self.soupShare = soupShare
+        self.cacheBytes = cacheBytes
+    }
+
+    /// The defaults, with ``minimumRecords`` from `SYNCRUN_SET_ASIDE_MIN_RECORDS` in `environment`
+    /// when it holds a positive whole number (the kill tests take this path with a small org
+    /// through the executable); any other value leaves the default.
+    public init(environment: [String: String]) {
+        self.init()
+        if let text = environment[Self.minimumRecordsVariable], let value = Int(text), value > 0 {
+            minimumRecords = value
+        }
+    }
+
+    /// The environment variable read by ``init(environment:)``.
+    public static let minimumRecordsVariable = "SYNCRUN_SET_ASIDE_MIN_RECORDS"
+
 }

@@ -124,10 +124,18 @@ extension SoupWriter {
     /// lookups and its ids go to the pending table; anything else first ends a load under way, so
     /// that it finds the soup merged and indexed.
     ///
+    /// With `deferringRecordSyncs`, the page's ids go to `syncrun_pending_record_syncs` (appended)
+    /// instead, and ``recordDeferredRecordSyncs(of:syncID:)`` must move them, in key order, before
+    /// the transaction commits: many pages of scattered ids then dirty each page of the record-syncs
+    /// table and its index once, instead of once per page of ids.
+    ///
     /// - Throws: `SoupStoreError` as `upsertPage`.
-    public func upsertFetchedPage(_ page: String, into soup: String, options: PageUpsertOptions) throws
-        -> PageUpsertResult
-    {
+    public func upsertFetchedPage(
+        _ page: String,
+        into soup: String,
+        options: PageUpsertOptions,
+        deferringRecordSyncs: Bool = false
+    ) throws -> PageUpsertResult {
         var options = options
         guard let syncID = options.syncID else { return try upsertPage(page, into: soup, options: options) }
         if let load = try BulkLoadTables.load(db, soup: soup) {
@@ -138,8 +146,31 @@ extension SoupWriter {
             // A page of another shape or another sync's: the load ends first.
             try finishBulkLoad(of: soup)
         }
-        options.keys = PageKeysTarget(insertSQL: RecordSyncsTable.insert, value: syncID)
+        let insert = deferringRecordSyncs ? BulkLoadTables.pendingInsert : RecordSyncsTable.insert
+        options.keys = PageKeysTarget(insertSQL: insert, value: syncID)
         return try upsertPage(page, into: soup, options: options)
+    }
+
+    /// Moves the ids that ``upsertFetchedPage(_:into:options:deferringRecordSyncs:)`` deferred for
+    /// sync `syncID` into `soup` to `syncrun_record_syncs`, in key order (each page of the table
+    /// and of its index by sync is dirtied once), in the open transaction. Does nothing during a
+    /// bulk load of `soup` (its end moves them).
+    ///
+    /// - Throws: `SoupStoreError` (`.sqlite`).
+    public func recordDeferredRecordSyncs(of soup: String, syncID: Int64) throws {
+        guard try BulkLoadTables.load(db, soup: soup) == nil else { return }
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) \
+                SELECT soup_name, record_id, sync_id FROM \(BulkLoadTables.pending) \
+                WHERE soup_name = ?1 AND sync_id = ?2 ORDER BY record_id
+                """,
+            arguments: [soup, syncID]
+        )
+        try db.execute(
+            sql: "DELETE FROM \(BulkLoadTables.pending) WHERE soup_name = ?1 AND sync_id = ?2",
+            arguments: [soup, syncID]
+        )
     }
 }
 

@@ -112,15 +112,16 @@ public enum SyncrunProcess {
         }
     }
 
-    /// Starts `syncrun` with `arguments` and kills it with SIGKILL after `delay` unless it ended
-    /// first; for crash-safety tests.
+    /// Starts `syncrun` with `arguments` (and `environment`, in place of this process's, when
+    /// given) and kills it with SIGKILL after `delay` unless it ended first; for crash-safety tests.
     ///
     /// - Returns: Whether the process was killed (`false` when it exited on its own first), and its
     ///   exit status when it was not.
     public static func runKilled(
         _ arguments: [String],
         after delay: Duration,
-        in directory: URL? = nil
+        in directory: URL? = nil,
+        environment: [String: String]? = nil
     ) async throws -> (killed: Bool, status: Int32?) {
         let executable = RepositoryPaths.syncrunExecutable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
@@ -132,6 +133,7 @@ public enum SyncrunProcess {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

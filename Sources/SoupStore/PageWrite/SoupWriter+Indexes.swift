@@ -116,3 +116,56 @@ extension SoupWriter {
         return merged
     }
 }
+
+/// A soup's scattered field indexes set aside while one transaction adds many records to a soup
+/// that already holds many (issue 33 item 4: a sync down into a filled soup): each new record
+/// lands on a random leaf of an index on a field such as `Name`, so 100,000 new records among
+/// 900,000 dirty nearly every leaf of it, more pages than the page cache a sync may use holds, and
+/// the cache writes them out again and again. Dropped and created again in the same transaction
+/// (``restoreIndexes(of:)`` before it commits), such an index is written once, in key order, from a
+/// sort; a kill meanwhile rolls back to the last commit, which has every index.
+extension SoupWriter {
+    /// Drops, in the open transaction, the SQL indexes of `soup` on record fields whose new values
+    /// land anywhere in the index: every column index spec except the one of `keyPath` (the upsert
+    /// looks records up by it), of `modificationDateField` (new records come last), SmartStore's
+    /// control fields and stamps, and `_`-prefixed paths. Does nothing for a soup with a full-text
+    /// index. Returns how many indexes it set aside; ``restoreIndexes(of:)`` must run before the
+    /// transaction commits.
+    ///
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.sqlite`).
+    @discardableResult
+    public func suspendFieldIndexes(of soup: String, keyPath: String, modificationDateField: String?) throws -> Int {
+        let layout = try layout(soup)
+        guard !layout.hasFullTextTable else { return 0 }
+        var dropped = 0
+        for index in layout.columns
+        where index.path != keyPath && index.path != modificationDateField && !index.path.hasPrefix("_") {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(layout.tableName)_\(index.position)_idx")
+            dropped += 1
+        }
+        return dropped
+    }
+
+    /// Creates the SQL indexes of `soup` that are missing (after ``suspendFieldIndexes(of:keyPath:modificationDateField:)``),
+    /// each from one sort of the table.
+    ///
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.sqlite`).
+    public func restoreIndexes(of soup: String) throws {
+        for index in SoupSchema.indexes(of: try layout(soup)) {
+            try db.execute(sql: index.sql.replacingOccurrences(of: "CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
+        }
+    }
+
+    /// The highest entry id `soup` has given (its size, where no entry was deleted), read in
+    /// constant time.
+    ///
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.sqlite`).
+    public func highestEntryID(of soup: String) throws -> Int64 {
+        let layout = try layout(soup)
+        return try Int64.fetchOne(
+            db,
+            sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
+            arguments: [layout.tableName]
+        ) ?? 0
+    }
+}
