@@ -105,27 +105,26 @@ struct CollectionsEndpointTests {
                 try await client.create("Account", ["Name": "C"]),
             ]
             let before = try await client.send(.GET, "sobjects/Account/\(ids[1])")
-            let statements = StatementLog()
-            try await org.database.pool.writeWithoutTransaction { db in
-                db.trace { statements.append("\($0)") }
+            let (response, sql) = try await writerStatements(of: org) {
+                try await client.send(
+                    .PATCH,
+                    "composite/sobjects",
+                    json: [
+                        "allOrNone": false,
+                        "records": [
+                            ["attributes": ["type": "Account"], "Id": .string(ids[0]), "Name": "A2"],
+                            [
+                                "attributes": ["type": "Account"], "Id": .string(ids[1]), "Name": "B2",
+                                "NoSuchField__c": 1,
+                            ],
+                            ["attributes": ["type": "Account"], "Id": .string(ids[2]), "Name": "C2"],
+                        ],
+                    ]
+                )
             }
-            let response = try await client.send(
-                .PATCH,
-                "composite/sobjects",
-                json: [
-                    "allOrNone": false,
-                    "records": [
-                        ["attributes": ["type": "Account"], "Id": .string(ids[0]), "Name": "A2"],
-                        ["attributes": ["type": "Account"], "Id": .string(ids[1]), "Name": "B2", "NoSuchField__c": 1],
-                        ["attributes": ["type": "Account"], "Id": .string(ids[2]), "Name": "C2"],
-                    ],
-                ]
-            )
-            try await org.database.pool.writeWithoutTransaction { db in db.trace(nil) }
             let results = try results(response)
             try #require(results.count == 3)
             #expect(results.map { $0["success"] } == [true, false, true])
-            let sql = statements.lines
             #expect(sql.filter { $0.uppercased().contains("SAVEPOINT") }.isEmpty, "\(sql)")
             #expect(sql.filter { $0.contains("'clock'") }.count == 1, "\(sql)")
 
@@ -146,27 +145,23 @@ struct CollectionsEndpointTests {
     @Test func collectionsCreateTakesItsIDsAtOnceAndNoSavepointPerRecord() async throws {
         try await LocalOrgFixture.with { org in
             let client = org.client
-            let statements = StatementLog()
-            try await org.database.pool.writeWithoutTransaction { db in
-                db.trace { statements.append("\($0)") }
+            let (response, sql) = try await writerStatements(of: org) {
+                try await client.send(
+                    .POST,
+                    "composite/sobjects",
+                    json: [
+                        "allOrNone": false,
+                        "records": [
+                            ["attributes": ["type": "Account"], "Name": "A"],
+                            ["attributes": ["type": "Account"], "Industry": "No name"],
+                            ["attributes": ["type": "Account"], "Name": "C"],
+                        ],
+                    ]
+                )
             }
-            let response = try await client.send(
-                .POST,
-                "composite/sobjects",
-                json: [
-                    "allOrNone": false,
-                    "records": [
-                        ["attributes": ["type": "Account"], "Name": "A"],
-                        ["attributes": ["type": "Account"], "Industry": "No name"],
-                        ["attributes": ["type": "Account"], "Name": "C"],
-                    ],
-                ]
-            )
-            try await org.database.pool.writeWithoutTransaction { db in db.trace(nil) }
             let results = try results(response)
             try #require(results.count == 3)
             #expect(results.map { $0["success"] } == [true, false, true])
-            let sql = statements.lines
             #expect(sql.filter { $0.uppercased().contains("SAVEPOINT") }.isEmpty, "\(sql)")
             #expect(sql.filter { $0.contains("'ids'") }.count == 1, "\(sql)")
             #expect(sql.filter { $0.contains("'clock'") }.count == 1, "\(sql)")
@@ -176,6 +171,18 @@ struct CollectionsEndpointTests {
             let count = try await client.send(.GET, "query?q=SELECT+Id+FROM+Account")
             #expect(try count.json().objectValue?["totalSize"] == 3)
         }
+    }
+
+    /// What the org's writer ran (SQLite's trace of its statements) while `body` ran, with `body`'s result.
+    private func writerStatements<T>(
+        of org: LocalOrgFixture,
+        _ body: () async throws -> T
+    ) async throws -> (T, [String]) {
+        let statements = StatementLog()
+        try await org.database.pool.writeWithoutTransaction { db in db.trace { statements.append("\($0)") } }
+        let result = try await body()
+        try await org.database.pool.writeWithoutTransaction { db in db.trace(nil) }
+        return (result, statements.lines)
     }
 
     @Test func upsertByExternalIDReportsCreated() async throws {
