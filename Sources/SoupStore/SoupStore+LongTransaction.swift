@@ -6,54 +6,47 @@ import GRDBSQLite
 /// down fetching its next pages), committed every few hundred thousand records instead of every
 /// few pages: see ``SoupStore/withLongTransaction(cacheBytes:_:)``.
 public struct LongTransaction: Sendable {
-    /// Set by ``end()``: later writes are ordinary transactions.
-    private final class Ended: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
-    }
-
     /// The transaction open in this task (and its child tasks), if any: ``SoupStore/write(_:)``
     /// of the same store joins it as a savepoint (a sync down's Bulk job journal, written while
     /// the fetcher fetches).
     @TaskLocal static var current: LongTransaction?
 
-    /// What the open transaction holds: `changes` is SQLite's count of changed rows when it
-    /// last began (at `BEGIN` or a commit) while nothing was written since; `nil` once a write
-    /// went in.
-    private final class Uncommitted: @unchecked Sendable {
+    /// What the transaction's writes and its users share, behind one lock.
+    private final class State: @unchecked Sendable {
         private let lock = NSLock()
+        private var isEnded = false
         private var changes: Int?
+        private var work: (@Sendable (SoupWriter) throws -> Void)?
+
+        /// Set by ``end()``: later writes are ordinary transactions.
+        var ended: Bool { lock.withLock { isEnded } }
+        func end() { lock.withLock { isEnded = true } }
+
+        /// SQLite's count of changed rows when the open transaction last began (at `BEGIN` or a
+        /// commit) while nothing was written since; `nil` once a write went in.
+        var changesWhenEmpty: Int? { lock.withLock { changes } }
         func began(changes: Int) { lock.withLock { self.changes = changes } }
         func wrote() { lock.withLock { changes = nil } }
-        var changesWhenEmpty: Int? { lock.withLock { changes } }
-    }
 
-    /// Work the caller puts before every commit (``setBeforeCommit(_:)``).
-    private final class BeforeCommit: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: (@Sendable (SoupWriter) throws -> Void)?
-        var body: (@Sendable (SoupWriter) throws -> Void)? {
-            get { lock.withLock { value } }
-            set { lock.withLock { value = newValue } }
+        /// Work the caller puts before every commit (``setBeforeCommit(_:)``).
+        var beforeCommit: (@Sendable (SoupWriter) throws -> Void)? {
+            get { lock.withLock { work } }
+            set { lock.withLock { work = newValue } }
         }
     }
 
     let store: SoupStore
-    private let ended = Ended()
-    private let uncommitted = Uncommitted()
-    private let beforeCommit = BeforeCommit()
+    private let state = State()
 
     /// - Parameter changes: `db.totalChangesCount` right after the transaction began.
     init(store: SoupStore, changes: Int) {
         self.store = store
-        uncommitted.began(changes: changes)
+        state.began(changes: changes)
     }
 
     /// Whether this transaction is open on `other`'s writer.
     func isOpen(on other: SoupStore) -> Bool {
-        !ended.isSet && ObjectIdentifier(store.pool) == ObjectIdentifier(other.pool)
+        !state.ended && ObjectIdentifier(store.pool) == ObjectIdentifier(other.pool)
     }
 
     /// Sets work that runs in the transaction just before each of its commits (the one when the
@@ -61,7 +54,7 @@ public struct LongTransaction: Sendable {
     /// put back there (``SoupWriter/restoreIndexes(of:)``), so that every commit, and so every
     /// state a kill can leave, is whole. When it throws, nothing since the last commit is kept.
     public func setBeforeCommit(_ body: (@Sendable (SoupWriter) throws -> Void)?) {
-        beforeCommit.body = body
+        state.beforeCommit = body
     }
 
     /// Commits, sets the writer's page cache back, and makes every later write of the scope an
@@ -69,8 +62,8 @@ public struct LongTransaction: Sendable {
     ///
     /// - Throws: `SoupStoreError` (the commit failed).
     public func end() async throws {
-        guard !ended.isSet else { return }
-        ended.set()
+        guard !state.ended else { return }
+        state.end()
         try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in
                 defer { Self.restoreCache(db) }
@@ -85,7 +78,7 @@ public struct LongTransaction: Sendable {
     ///
     /// - Throws: `SoupStoreError` (`.sqlite`).
     public func setCacheBytes(_ bytes: Int) async throws {
-        guard !ended.isSet else { return }
+        guard !state.ended else { return }
         try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -\(max(bytes / 1024, SoupStore.defaultCacheKibibytes))")
@@ -95,7 +88,7 @@ public struct LongTransaction: Sendable {
 
     /// Runs the work set by ``setBeforeCommit(_:)``, then commits.
     func commitNow(_ db: Database) throws {
-        if let body = beforeCommit.body {
+        if let body = state.beforeCommit {
             try body(SoupWriter(db: db, context: StoreContext(path: store.path, logger: store.logger)))
         }
         try db.commit()
@@ -112,7 +105,7 @@ public struct LongTransaction: Sendable {
     ///
     /// - Throws: `SoupStoreError`, or whatever `body` throws.
     public func write<T: Sendable>(_ body: @escaping @Sendable (SoupWriter) throws -> T) async throws -> T {
-        if ended.isSet { return try await store.write(body) }
+        if state.ended { return try await store.write(body) }
         return try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in try inSavepoint(db, body) }
         }
@@ -127,19 +120,19 @@ public struct LongTransaction: Sendable {
     /// `pwrite` calls besides the WAL's 4,605 (`strace -f -y`, release build of 4c8a650).
     private func inSavepoint<T>(_ db: Database, _ body: (SoupWriter) throws -> T) throws -> T {
         let context = StoreContext(path: store.path, logger: store.logger)
-        if let changes = uncommitted.changesWhenEmpty, db.isInsideTransaction, db.totalChangesCount == changes {
+        if let changes = state.changesWhenEmpty, db.isInsideTransaction, db.totalChangesCount == changes {
             let result: T
             do {
                 result = try body(SoupWriter(db: db, context: context))
             } catch {
                 try? db.rollback()
-                if (try? db.beginTransaction(.immediate)) != nil { uncommitted.began(changes: db.totalChangesCount) }
+                if (try? db.beginTransaction(.immediate)) != nil { state.began(changes: db.totalChangesCount) }
                 throw error
             }
-            uncommitted.wrote()
+            state.wrote()
             return result
         }
-        uncommitted.wrote()
+        state.wrote()
         var result: T?
         try db.inSavepoint {
             result = try body(SoupWriter(db: db, context: context))
@@ -156,7 +149,7 @@ public struct LongTransaction: Sendable {
     ///
     /// - Throws: `SoupStoreError` (the commit failed: nothing since the last commit is kept).
     public func commitIfSpilling() async throws -> Bool {
-        guard !ended.isSet else { return false }
+        guard !state.ended else { return false }
         return try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in
                 guard Self.takeSpillCount(db) > 0 else { return false }
@@ -170,7 +163,7 @@ public struct LongTransaction: Sendable {
     ///
     /// - Throws: `SoupStoreError` (the commit failed: nothing since the last commit is kept).
     public func commit() async throws {
-        guard !ended.isSet else { return }
+        guard !state.ended else { return }
         try await store.mapErrors {
             try await store.pool.writeWithoutTransaction { db in try recommit(db) }
         }
@@ -180,7 +173,7 @@ public struct LongTransaction: Sendable {
     private func recommit(_ db: Database) throws {
         try commitNow(db)
         try db.beginTransaction(.immediate)
-        uncommitted.began(changes: db.totalChangesCount)
+        state.began(changes: db.totalChangesCount)
     }
 
     /// The dirty pages the writer's cache wrote out to make room (a spill) since the last call,
