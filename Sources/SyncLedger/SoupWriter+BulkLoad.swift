@@ -105,15 +105,7 @@ extension SoupWriter {
     public func finishBulkLoad(of soup: String) throws -> Int {
         guard let load = try BulkLoadTables.load(db, soup: soup) else { return 0 }
         let merged = try rebuildIndexes(of: soup, mergingBy: load.keyPath, localEntries: load.localEntries)
-        try db.execute(
-            sql: """
-                INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) \
-                SELECT soup_name, record_id, sync_id FROM \(BulkLoadTables.pending) WHERE soup_name = ? \
-                ORDER BY record_id, sync_id
-                """,
-            arguments: [soup]
-        )
-        try db.execute(sql: "DELETE FROM \(BulkLoadTables.pending) WHERE soup_name = ?", arguments: [soup])
+        try movePendingRecordSyncs(of: soup)
         try db.execute(sql: "DELETE FROM \(BulkLoadTables.loads) WHERE soup_name = ?", arguments: [soup])
         return merged
     }
@@ -159,18 +151,24 @@ extension SoupWriter {
     /// - Throws: `SoupStoreError` (`.sqlite`).
     public func recordDeferredRecordSyncs(of soup: String, syncID: Int64) throws {
         guard try BulkLoadTables.load(db, soup: soup) == nil else { return }
+        try movePendingRecordSyncs(of: soup, syncID: syncID)
+    }
+
+    /// Moves the pending ids of `soup` (those of sync `syncID` only, when given) into
+    /// `syncrun_record_syncs` in key order, and takes them off the pending table.
+    private func movePendingRecordSyncs(of soup: String, syncID: Int64? = nil) throws {
+        let filter = syncID == nil ? "soup_name = ?1" : "soup_name = ?1 AND sync_id = ?2"
+        var arguments: StatementArguments = [soup]
+        if let syncID { arguments += [syncID] }
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO \(RecordSyncsTable.name) (soup_name, record_id, sync_id) \
-                SELECT soup_name, record_id, sync_id FROM \(BulkLoadTables.pending) \
-                WHERE soup_name = ?1 AND sync_id = ?2 ORDER BY record_id
+                SELECT soup_name, record_id, sync_id FROM \(BulkLoadTables.pending) WHERE \(filter) \
+                ORDER BY record_id, sync_id
                 """,
-            arguments: [soup, syncID]
+            arguments: arguments
         )
-        try db.execute(
-            sql: "DELETE FROM \(BulkLoadTables.pending) WHERE soup_name = ?1 AND sync_id = ?2",
-            arguments: [soup, syncID]
-        )
+        try db.execute(sql: "DELETE FROM \(BulkLoadTables.pending) WHERE \(filter)", arguments: arguments)
     }
 }
 
