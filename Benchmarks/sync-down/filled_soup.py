@@ -32,6 +32,7 @@ store = os.path.join(b.work, "store.db")
 for i in range(a.runs):
     rb.remove_store(store)
     shutil.copyfile(saved, store)
+    os.sync()  # the copy's dirty pages are written before the run, not during it
     before = rb.store_size(store)
     s = b.page_server(tenth, universe=a.universe, first=a.universe - tenth)
     try:

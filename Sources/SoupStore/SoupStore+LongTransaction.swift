@@ -111,6 +111,47 @@ public struct LongTransaction: Sendable {
         }
     }
 
+    /// Runs `body` in the open transaction itself, with no savepoint: an error rolls back
+    /// everything written since the last commit (`body`'s writes and the earlier ones), opens the
+    /// next transaction and is rethrown. For a caller that can go back to the last commit (a
+    /// sync down, whose progress is saved with its pages) this saves what a savepoint costs in
+    /// a filled soup: SQLite copies every page a savepoint's writes touch into its statement
+    /// journal first, a temporary file past 64 KiB; 100,000 new records into 900,000 wrote
+    /// 519 MB there, 64% of the run's bytes (issue 33 item 4, session 16).
+    /// ``holdsWrites`` tells whether anything is left to lose.
+    ///
+    /// - Throws: `SoupStoreError`, or whatever `body` throws: nothing since the last commit is kept.
+    public func writeOrRollBack<T: Sendable>(_ body: @escaping @Sendable (SoupWriter) throws -> T) async throws -> T {
+        if state.ended { return try await store.write(body) }
+        return try await store.mapErrors {
+            try await store.pool.writeWithoutTransaction { db in
+                if !db.isInsideTransaction {
+                    try db.beginTransaction(.immediate)
+                    state.began(changes: db.totalChangesCount)
+                }
+                return try rollingBack(db, body)
+            }
+        }
+    }
+
+    /// Whether the open transaction holds writes since its last commit (which an error of
+    /// ``writeOrRollBack(_:)`` or a kill would undo); `false` once the transaction ended.
+    public var holdsWrites: Bool { !state.ended && state.changesWhenEmpty == nil }
+
+    /// `body` on `db` in the open transaction; an error rolls it back and opens the next one.
+    private func rollingBack<T>(_ db: Database, _ body: (SoupWriter) throws -> T) throws -> T {
+        let result: T
+        do {
+            result = try body(SoupWriter(db: db, context: StoreContext(path: store.path, logger: store.logger)))
+        } catch {
+            try? db.rollback()
+            if (try? db.beginTransaction(.immediate)) != nil { state.began(changes: db.totalChangesCount) }
+            throw error
+        }
+        state.wrote()
+        return result
+    }
+
     /// `body` on `db` in a savepoint of the open transaction, or in the transaction itself while
     /// nothing is written in it yet: then an error rolls the whole transaction back (which held
     /// nothing else) and opens the next one. Either way an error undoes `body`'s writes and no
@@ -119,19 +160,10 @@ public struct LongTransaction: Sendable {
     /// one group of 1,000 updates scattered in 100,000 records was 2,256 pages, 9.3 MB in 4,512
     /// `pwrite` calls besides the WAL's 4,605 (`strace -f -y`, release build of 4c8a650).
     private func inSavepoint<T>(_ db: Database, _ body: (SoupWriter) throws -> T) throws -> T {
-        let context = StoreContext(path: store.path, logger: store.logger)
         if let changes = state.changesWhenEmpty, db.isInsideTransaction, db.totalChangesCount == changes {
-            let result: T
-            do {
-                result = try body(SoupWriter(db: db, context: context))
-            } catch {
-                try? db.rollback()
-                if (try? db.beginTransaction(.immediate)) != nil { state.began(changes: db.totalChangesCount) }
-                throw error
-            }
-            state.wrote()
-            return result
+            return try rollingBack(db, body)
         }
+        let context = StoreContext(path: store.path, logger: store.logger)
         state.wrote()
         var result: T?
         try db.inSavepoint {

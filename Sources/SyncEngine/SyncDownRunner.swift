@@ -16,6 +16,9 @@ struct SyncDownRunner: Sendable {
     var longTransactions = true
     /// ``SyncEngineConfiguration/scatteredIndexesSetAside``.
     var setAside = ScatteredIndexesSetAside()
+    /// ``SyncEngineConfiguration/longTransactionCommitBytes``: a long transaction commits once its
+    /// groups held this many bytes of pages.
+    var bytesPerCommit = SyncEngineConfiguration.defaultLongTransactionCommitBytes
 
     /// Runs `definition` (its state is `state`) with `fetcher`.
     ///
@@ -72,6 +75,8 @@ struct SyncDownRunner: Sendable {
         // it commits (`deferScatteredWrites`).
         var deferring: (soup: String, syncID: Int64)?
         var indexesSetAside = false
+        // The progress as of the long transaction's last commit: a failed write rolls back to it.
+        var committed = progress
         func writeGroup() async throws {
             guard !group.isEmpty else { return }
             let pages = group
@@ -91,42 +96,55 @@ struct SyncDownRunner: Sendable {
                 try await transaction.setCacheBytes(setAside.cacheBytes)
                 smallCache = true
             }
-            let steps = try await write(
-                pages,
-                progress: progress,
-                fetcher: fetcher,
-                localEntries: localEntries,
-                transaction: transaction,
-                setAside: deferring.map { indexesSetAside ? SetAside.keep($0.soup) : .start($0.soup) } ?? .none
-            )
-            if deferring != nil { indexesSetAside = true }
-            if let transaction, let last = steps.last {
-                uncommittedBytes += pages.reduce(0) { $0 + $1.json.utf8.count }
-                // Updates of scattered stored records dirty a table page each, which a later group
-                // rarely dirties again: those gain nothing from a long transaction and its larger
-                // cache (measured: more bytes written), new records (index pages shared by every
-                // group) do. The first group decides.
-                let inserted = last.inserted - progress.inserted
-                let updated = (last.saved - progress.saved) - inserted
-                if progress.pages == 0, updated > inserted {
-                    try await transaction.end()
-                } else if uncommittedBytes >= Self.bytesPerCommit {
-                    try await transaction.commit()
-                    uncommittedBytes = 0
-                    indexesSetAside = false
-                } else if deferring == nil, try await transaction.commitIfSpilling() {
-                    // (With the field indexes set aside, a spill writes appended table pages, each
-                    // once: a commit then would only rebuild the indexes sooner.)
-                    uncommittedBytes = 0
+            let steps: [SyncDownProgress]
+            do {
+                steps = try await write(
+                    pages,
+                    progress: progress,
+                    fetcher: fetcher,
+                    localEntries: localEntries,
+                    transaction: transaction,
+                    setAside: deferring.map { indexesSetAside ? SetAside.keep($0.soup) : .start($0.soup) } ?? .none
+                )
+                if deferring != nil { indexesSetAside = true }
+                if let transaction, let last = steps.last {
+                    uncommittedBytes += pages.reduce(0) { $0 + $1.json.utf8.count }
+                    // Updates of scattered stored records dirty a table page each, which a later group
+                    // rarely dirties again: those gain nothing from a long transaction and its larger
+                    // cache (measured: more bytes written), new records (index pages shared by every
+                    // group) do. The first group decides.
+                    let inserted = last.inserted - progress.inserted
+                    let updated = (last.saved - progress.saved) - inserted
+                    if progress.pages == 0, updated > inserted {
+                        try await transaction.end()
+                    } else if uncommittedBytes >= bytesPerCommit {
+                        try await transaction.commit()
+                        uncommittedBytes = 0
+                        indexesSetAside = false
+                    } else if deferring == nil, try await transaction.commitIfSpilling() {
+                        // (With the field indexes set aside, a spill writes appended table pages, each
+                        // once: a commit then would only rebuild the indexes sooner.)
+                        uncommittedBytes = 0
+                    }
+                    if progress.pages == 0, deferring == nil, inserted >= updated,
+                        let plan = try await deferScatteredWrites(
+                            after: last,
+                            fetcher: fetcher,
+                            transaction: transaction
+                        )
+                    {
+                        deferring = plan
+                    } else if smallCache {
+                        try await transaction.setCacheBytes(Self.longTransactionCacheBytes)
+                    }
                 }
-                if progress.pages == 0, deferring == nil, inserted >= updated,
-                    let plan = try await deferScatteredWrites(after: last, fetcher: fetcher, transaction: transaction)
-                {
-                    deferring = plan
-                } else if smallCache {
-                    try await transaction.setCacheBytes(Self.longTransactionCacheBytes)
-                }
+            } catch {
+                // A long transaction's write (or commit) that failed rolled back everything since its last
+                // commit, the state saved with those pages included: the run goes back to that commit.
+                if transaction != nil { rollBack(to: committed) }
+                throw error
             }
+            if transaction?.holdsWrites != true { committed = steps.last ?? progress }
             for step in steps {
                 progress = step
                 events?.yield(
@@ -143,6 +161,19 @@ struct SyncDownRunner: Sendable {
                     )
                 )
             }
+        }
+        func rollBack(to last: SyncDownProgress) {
+            indexesSetAside = false
+            let lost = progress.saved - last.saved
+            progress = last
+            guard lost > 0 else { return }
+            events?.yield(
+                .warning(
+                    syncName: definition.name,
+                    message: "a write failed, so the \(lost) record(s) saved since the last commit were rolled back "
+                        + "with the sync's progress; the next run fetches them again"
+                )
+            )
         }
         func fetchAndWrite() async {
             do {
@@ -399,7 +430,9 @@ struct SyncDownRunner: Sendable {
             if let state { try writer.updateSyncState(state) }
             return steps
         }
-        if let transaction { return try await transaction.write(body) }
+        // No savepoint: an error rolls the long transaction back to its last commit, and the
+        // caller its progress with it.
+        if let transaction { return try await transaction.writeOrRollBack(body) }
         return try await store.write(body)
     }
 
@@ -407,9 +440,6 @@ struct SyncDownRunner: Sendable {
     static let groupablePageBytes = 256 * 1024
     /// A group is written once it holds this many bytes of pages (about 10,000 such records).
     static let groupBytes = 4 * 1024 * 1024
-    /// A long transaction commits once its groups held this many bytes of pages (about 200,000
-    /// records of 10 fields): a kill loses at most that much work, which the next run fetches again.
-    static let bytesPerCommit = 96 * 1024 * 1024
     /// The writer's page cache during a long transaction: enough for the scattered index pages of
     /// a soup of about a million records, within the 256 MB a sync down may use.
     static let longTransactionCacheBytes = 128 * 1024 * 1024

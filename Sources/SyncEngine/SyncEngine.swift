@@ -133,6 +133,7 @@ public struct SyncEngine: Sendable {
         var runner = SyncDownRunner(store: store, org: org, registry: registry, logger: logger, events: events)
         runner.longTransactions = configuration.longTransactions
         runner.setAside = configuration.scatteredIndexesSetAside
+        runner.bytesPerCommit = configuration.longTransactionCommitBytes
         return try await runner.run(
             definition,
             state: state,

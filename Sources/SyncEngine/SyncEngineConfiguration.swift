@@ -17,6 +17,7 @@ import OrgClient
 /// | ``recordLockRetry`` | ``OrgClient/RetryPolicy`` | the default policy: `UNABLE_TO_LOCK_ROW` records resent up to 3 times |
 /// | ``longTransactions`` | `Bool` | `true` |
 /// | ``scatteredIndexesSetAside`` | ``ScatteredIndexesSetAside`` | 20,000 records and 1/20 of the soup, a 64 MB cache |
+/// | ``longTransactionCommitBytes`` | `Int` | 96 MiB of pages (about 200,000 records of 10 fields) |
 public struct SyncEngineConfiguration: Sendable {
     /// The id recorded as the owner of the syncs this engine runs.
     public var processID: Int32
@@ -52,6 +53,11 @@ public struct SyncEngineConfiguration: Sendable {
     /// When a long transaction into a filled soup sets the soup's scattered field indexes aside and
     /// builds them again before each commit (issue 33 item 4).
     public var scatteredIndexesSetAside = ScatteredIndexesSetAside()
+    /// How many bytes of pages a long transaction takes before it commits: a kill, or a write
+    /// that fails, loses at most that much work, which the next run fetches again.
+    public var longTransactionCommitBytes = defaultLongTransactionCommitBytes
+    /// The default of ``longTransactionCommitBytes``: 96 MiB.
+    public static let defaultLongTransactionCommitBytes = 96 * 1024 * 1024
 
     /// Creates a configuration; see the type's documentation for the defaults.
     public init(
@@ -63,6 +69,21 @@ public struct SyncEngineConfiguration: Sendable {
         self.hostName = hostName
         self.now = now
     }
+
+    /// Applies the tuning variables of `environment` that hold a positive whole number (the
+    /// kill tests make the long transaction's paths small enough for a small org through the
+    /// executable; any other value leaves the setting): `SYNCRUN_SET_ASIDE_MIN_RECORDS`
+    /// (``ScatteredIndexesSetAside/minimumRecords``) and `SYNCRUN_COMMIT_BYTES`
+    /// (``longTransactionCommitBytes``).
+    public mutating func applyTuning(environment: [String: String]) {
+        scatteredIndexesSetAside = ScatteredIndexesSetAside(environment: environment)
+        if let text = environment[Self.commitBytesVariable], let value = Int(text), value > 0 {
+            longTransactionCommitBytes = value
+        }
+    }
+
+    /// The environment variable that sets ``longTransactionCommitBytes`` (``applyTuning(environment:)``).
+    public static let commitBytesVariable = "SYNCRUN_COMMIT_BYTES"
 
     /// This machine's host name, from `gethostname` (no DNS lookup).
     public static func localHostName() -> String {

@@ -110,9 +110,7 @@ public struct SyncSession: Sendable {
             settings.maxConcurrentRequests = options.maxConcurrentRequests
             settings.minApiShare = options.minApiShare
             settings.stopApiShare = options.stopApiShare
-            settings.scatteredIndexesSetAside = ScatteredIndexesSetAside(
-                environment: ProcessInfo.processInfo.environment
-            )
+            settings.applyTuning(environment: ProcessInfo.processInfo.environment)
             let engine = SyncEngine(
                 store: store,
                 org: connection.client,

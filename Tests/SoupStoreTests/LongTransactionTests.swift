@@ -174,4 +174,49 @@ struct LongTransactionTests {
         let inTransaction = try await store.pool.writeWithoutTransaction { db in db.isInsideTransaction }
         #expect(!inTransaction)
     }
+
+    @Test func writeOrRollBackRunsNoSavepointAndAnErrorUndoesEverythingSinceTheLastCommit() async throws {
+        let temporary = try TestFixtures.store()
+        defer { temporary.remove() }
+        let store = temporary.store
+        let statements = Statements()
+        try await store.pool.writeWithoutTransaction { db in
+            db.trace { statements.append($0.expandedDescription) }
+        }
+        var failedWrite: (any Error)?
+        let holding = try await store.withLongTransaction(cacheBytes: 8 * 1024 * 1024) { transaction in
+            var holding = [transaction.holdsWrites]
+            _ = try await transaction.writeOrRollBack { try $0.upsertPage(page(0..<3), into: "accounts") }
+            holding.append(transaction.holdsWrites)
+            try await transaction.commit()
+            holding.append(transaction.holdsWrites)
+            _ = try await transaction.writeOrRollBack { try $0.upsertPage(page(3..<5), into: "accounts") }
+            _ = try await transaction.writeOrRollBack { try $0.upsertPage(page(5..<7), into: "accounts") }
+            holding.append(transaction.holdsWrites)
+            do {
+                try await transaction.writeOrRollBack { writer in
+                    _ = try writer.upsertPage(page(7..<9), into: "accounts")
+                    throw Planted()
+                }
+            } catch {
+                failedWrite = error
+            }
+            // Back at the last commit, in the next transaction, which goes on.
+            holding.append(transaction.holdsWrites)
+            _ = try await transaction.writeOrRollBack { try $0.upsertPage(page(9..<10), into: "accounts") }
+            return holding
+        }
+        try await store.pool.writeWithoutTransaction { db in db.trace(nil) }
+        #expect(failedWrite is Planted)
+        #expect(holding == [false, true, false, true, false])
+        #expect(!statements.all.contains { $0.uppercased().contains("SAVEPOINT") })
+        let ids = try await store.read { reader in
+            try reader.entries(in: "accounts", wherePath: "Id", isIn: (0..<10).map { String(format: "001%012d", $0) })
+        }
+        // 0..<3 committed, 3..<9 rolled back with the failed write, 9 committed at the end.
+        #expect(ids.count == 4)
+        #expect(try count(store) == 4)
+        let inTransaction = try await store.pool.writeWithoutTransaction { db in db.isInsideTransaction }
+        #expect(!inTransaction)
+    }
 }

@@ -20,8 +20,9 @@ struct FilledSoupTests {
     )
     static let definition = Definitions.soql("named", query: "SELECT Name FROM Account", soup: "named")
 
-    private func engine(_ harness: EngineHarness) -> SyncEngine {
+    private func engine(_ harness: EngineHarness, commitBytes: Int? = nil) -> SyncEngine {
         var configuration = SyncEngineConfiguration()
+        if let commitBytes { configuration.longTransactionCommitBytes = commitBytes }
         // The thresholds scaled down to this test's few hundred records.
         configuration.scatteredIndexesSetAside = ScatteredIndexesSetAside(minimumRecords: 100, soupShare: 20)
         return SyncEngine(
@@ -113,6 +114,63 @@ struct FilledSoupTests {
             let resumed = try await engine.syncDown(Self.definition)
             #expect(resumed.status == .done)
             try expectWhole(harness, entries: 360, "resumed")
+        }
+    }
+
+    /// A page write that fails inside the long transaction (here a trigger planted on the soup's
+    /// table refuses the first record of the fourth page) rolls back everything since the last
+    /// commit, with the state saved alongside: the run ends `FAILED` with its progress as of that
+    /// commit, the soup whole, and the next run fetches what was lost, so every record ends stored
+    /// once. With a commit after every page, the three pages before the failure stay (149 new
+    /// records: the first page also brings the record at the watermark again, unchanged); with one
+    /// transaction for the run, they are rolled back and said to be.
+    @Test(arguments: [(1, 149), (SyncEngineConfiguration.defaultLongTransactionCommitBytes, 0)])
+    func aFailedWriteGoesBackToTheLastCommitWithItsProgressAndTheNextRunFetchesTheRest(
+        commitBytes: Int,
+        kept: Int
+    ) async throws {
+        try await EngineHarness.with(pageSize: 50) { harness in
+            try await harness.store.write { writer in _ = try writer.registerSoup(Self.soup) }
+            try harness.createAccounts(names(0..<60), secondsApart: 1)
+            let engine = engine(harness, commitBytes: commitBytes)
+            _ = try await engine.syncDown(Self.definition)
+            try harness.createAccounts(names(60..<360), secondsApart: 1)
+            let table = "TABLE_\(try tableID(harness))"
+            let refused = names(210..<211)[0]
+            _ = try SystemSQLite.lines(
+                harness.store.path,
+                """
+                CREATE TRIGGER planted BEFORE INSERT ON \(table) WHEN json_extract(NEW.soup, '$.Name') = '\(refused)' \
+                BEGIN SELECT RAISE(ABORT, 'planted failure'); END;
+                """
+            )
+
+            let recorder = EventRecorder()
+            let failed = try await engine.syncDown(Self.definition, events: recorder.continuation)
+            let events = await recorder.finish()
+            #expect(failed.status == .failed)
+            #expect(failed.created == kept)
+            let reported = events.compactMap { event -> Int? in
+                if case .page(let page) = event { return page.saved }
+                return nil
+            }
+            #expect(reported.last == 149)
+            let warnings = events.compactMap { event -> String? in
+                if case .warning(_, let message) = event, message.contains("rolled back") { return message }
+                return nil
+            }
+            let lost =
+                "a write failed, so the \(149 - kept) record(s) saved since the last commit were rolled back "
+                + "with the sync's progress; the next run fetches them again"
+            #expect(warnings == (kept == 149 ? [] : [lost]))
+            try expectWhole(harness, entries: 60 + kept, "failed")
+
+            _ = try SystemSQLite.lines(harness.store.path, "DROP TRIGGER planted;")
+            let resumed = try await engine.syncDown(Self.definition)
+            #expect(resumed.status == .done)
+            #expect(resumed.created == 300 - kept)
+            try expectWhole(harness, entries: 360, "resumed")
+            #expect(try harness.storedNames(in: "named") == names(0..<360).sorted())
         }
     }
 }
