@@ -236,7 +236,10 @@ let package = Package(
         // Shared test helpers: temp dirs, local org on a free port, temp stores.
         .target(
             name: "SyncrunTestSupport",
-            dependencies: ["SoupStore", "SyncLedger", "LocalOrg", "SyncConfig", "OrgClient"],
+            dependencies: [
+                "SoupStore", "SyncLedger", "LocalOrg", "SyncConfig", "OrgClient",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Sources/SyncrunTestSupport"
         ),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),

@@ -86,15 +86,24 @@ struct SyncDownRunner: Sendable {
             // first group on: the heap a larger cache took once stays with the process (peak RSS).
             var smallCache = false
             if let transaction, progress.pages == 0, deferring == nil, let first = pages.first,
-                try await setAsideSoup(
+                let candidate = try await setAsideSoup(
                     totalSize: first.totalSize,
                     fetched: 0,
                     fetcher: fetcher,
                     transaction: transaction
-                ) != nil
+                )
             {
                 try await transaction.setCacheBytes(setAside.cacheBytes)
                 smallCache = true
+                // Mostly new records: the first group too goes in with the indexes set aside (it
+                // alone wrote a third of the bytes of 100k new records into 900k, session 17).
+                deferring = try await deferScatteredWrites(
+                    before: first,
+                    candidate: candidate,
+                    fetcher: fetcher,
+                    syncID: progress.state.id,
+                    transaction: transaction
+                )
             }
             let steps: [SyncDownProgress]
             do {
@@ -116,9 +125,18 @@ struct SyncDownRunner: Sendable {
                     let inserted = last.inserted - progress.inserted
                     let updated = (last.saved - progress.saved) - inserted
                     if progress.pages == 0, updated > inserted {
+                        // (Its commit puts indexes set aside back; later writes are ordinary.)
                         try await transaction.end()
-                    } else if uncommittedBytes >= bytesPerCommit {
+                        deferring = nil
+                        indexesSetAside = false
+                    } else if uncommittedBytes >= bytesPerCommit,
+                        deferring == nil || !leavesShortTail(after: last, committed: committed)
+                    {
                         try await transaction.commit()
+                        logger.debug(
+                            "Sync down commits its long transaction",
+                            metadata: metadata.merging(["saved": "\(last.saved)"]) { $1 }
+                        )
                         uncommittedBytes = 0
                         indexesSetAside = false
                     } else if deferring == nil, try await transaction.commitIfSpilling() {
@@ -134,7 +152,7 @@ struct SyncDownRunner: Sendable {
                         )
                     {
                         deferring = plan
-                    } else if smallCache {
+                    } else if smallCache, deferring == nil {
                         try await transaction.setCacheBytes(Self.longTransactionCacheBytes)
                     }
                 }
@@ -161,6 +179,14 @@ struct SyncDownRunner: Sendable {
                     )
                 )
             }
+        }
+        // With the soup's indexes set aside, each commit builds them again from the whole soup:
+        // a rest of the query smaller than half of what the transaction holds goes into it too (a
+        // commit before it would cost a rebuild for little work kept). When more records come than
+        // the query's `totalSize` announced, the next group commits.
+        func leavesShortTail(after last: SyncDownProgress, committed: SyncDownProgress) -> Bool {
+            let rest = last.state.totalSize - last.fetched
+            return rest >= 0 && rest < (last.fetched - committed.fetched) / 2
         }
         func rollBack(to last: SyncDownProgress) {
             indexesSetAside = false
@@ -318,28 +344,75 @@ struct SyncDownRunner: Sendable {
         }
     }
 
-    /// After the first group of a long transaction (mostly new records), decides whether the rest
-    /// of the run writes with the soup's scattered field indexes set aside and the fetched ids
-    /// deferred, put back before every commit (issue 33 item 4): when the query still brings at
-    /// least `setAside.minimumRecords` records and at least 1/`setAside.soupShare` of the soup's
-    /// size, each such index is cheaper built once from a sort than updated record by record
-    /// (its dirtied leaves exceed the page cache and are written out again and again), and the ids
+    /// Decides whether the run, from its first group on, writes with the soup's scattered field
+    /// indexes set aside and the fetched ids deferred, put back before every commit (issue 33
+    /// item 4): when the query brings at least `setAside.minimumRecords` records and at least
+    /// 1/`setAside.soupShare` of the soup's size (`candidate`, ``setAsideSoup(totalSize:fetched:fetcher:transaction:)``),
+    /// and fewer than half of the first page's records are stored already (they are mostly new),
+    /// each such index is cheaper built once from a sort than updated record by record (its
+    /// dirtied leaves exceed the page cache and are written out again and again), and the ids
     /// inserted in key order dirty each page of the record-syncs table once. Returns the soup and
-    /// sync, having set the transaction's work before each commit, or `nil`.
+    /// sync, having set the transaction's work before each commit, or `nil`. Without an index
+    /// on the key to look the first page up, ``deferScatteredWrites(after:fetcher:transaction:)``
+    /// decides after the first group.
+    private func deferScatteredWrites(
+        before first: DownPage,
+        candidate: (soup: String, size: Int64),
+        fetcher: any DownTargetFetcher,
+        syncID: Int64,
+        transaction: LongTransaction
+    ) async throws -> (soup: String, syncID: Int64)? {
+        let soup = candidate.soup
+        let keyPath = fetcher.destination(of: first).idFieldName
+        let json = first.json
+        let known = try await transaction.write { writer in
+            try writer.storedRecords(ofPage: json, in: soup, keyPath: keyPath)
+        }
+        guard let known, known.records > 0, known.stored * 2 < known.records else { return nil }
+        return try await setAside(
+            candidate,
+            totalSize: first.totalSize,
+            fetched: 0,
+            syncID: syncID,
+            transaction: transaction
+        )
+    }
+
+    /// After the first group of a long transaction (mostly new records), the same decision for
+    /// the rest of the run, when ``deferScatteredWrites(before:candidate:fetcher:syncID:transaction:)``
+    /// did not take it.
     private func deferScatteredWrites(
         after last: SyncDownProgress,
         fetcher: any DownTargetFetcher,
         transaction: LongTransaction
     ) async throws -> (soup: String, syncID: Int64)? {
         guard
-            let (soup, size) = try await setAsideSoup(
+            let candidate = try await setAsideSoup(
                 totalSize: last.state.totalSize,
                 fetched: last.fetched,
                 fetcher: fetcher,
                 transaction: transaction
             )
         else { return nil }
-        let syncID = last.state.id
+        return try await setAside(
+            candidate,
+            totalSize: last.state.totalSize,
+            fetched: last.fetched,
+            syncID: last.state.id,
+            transaction: transaction
+        )
+    }
+
+    /// Sets the transaction's work before each commit (the indexes of `candidate`'s soup built
+    /// again, the deferred ids moved) and its smaller cache.
+    private func setAside(
+        _ candidate: (soup: String, size: Int64),
+        totalSize: Int,
+        fetched: Int,
+        syncID: Int64,
+        transaction: LongTransaction
+    ) async throws -> (soup: String, syncID: Int64) {
+        let soup = candidate.soup
         transaction.setBeforeCommit { writer in
             try writer.restoreIndexes(of: soup)
             try writer.recordDeferredRecordSyncs(of: soup, syncID: syncID)
@@ -349,7 +422,9 @@ struct SyncDownRunner: Sendable {
         try await transaction.setCacheBytes(setAside.cacheBytes)
         logger.debug(
             "Sync down sets the soup's scattered indexes aside until each commit",
-            metadata: ["soup": "\(soup)", "records": "\(last.state.totalSize)", "soup.size": "\(size)"]
+            metadata: [
+                "soup": "\(soup)", "records": "\(totalSize)", "fetched": "\(fetched)", "soup.size": "\(candidate.size)",
+            ]
         )
         return (soup, syncID)
     }

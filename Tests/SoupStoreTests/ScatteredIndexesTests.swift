@@ -49,6 +49,28 @@ struct ScatteredIndexesTests {
         return copy
     }
 
+    @Test func aPageIsCountedAgainstTheStoredRecordsByItsKey() throws {
+        let temporary = try TemporaryStore(soups: [Self.soup])
+        defer { temporary.remove() }
+        let counts = try temporary.store.write { writer in
+            _ = try writer.upsertPage(page(0..<10), into: "accounts")
+            let array = TestFixtures.accountRecords(5..<12)
+            return [
+                try writer.storedRecords(ofPage: page(5..<12), in: "accounts", keyPath: "Id"),
+                try writer.storedRecords(ofPage: array, in: "accounts", keyPath: "Id"),
+                try writer.storedRecords(ofPage: page(20..<23), in: "accounts", keyPath: "Id"),
+                try writer.storedRecords(ofPage: #"{"records":[]}"#, in: "accounts", keyPath: "Id"),
+            ]
+        }
+        #expect(counts.map { $0?.records } == [7, 7, 3, 0])
+        #expect(counts.map { $0?.stored } == [5, 5, 0, 0])
+        // A key with no column index of its own: no count.
+        let unindexed = try temporary.store.write { writer in
+            try writer.storedRecords(ofPage: page(0..<3), in: "accounts", keyPath: "Industry")
+        }
+        #expect(unindexed == nil)
+    }
+
     @Test func onlyTheFieldIndexesAreSetAsideAndRestoreBuildsThemAgain() throws {
         let temporary = try TemporaryStore(soups: [Self.soup])
         defer { temporary.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrg
+import Logging
 import SoupStore
 import SyncEngine
 import SyncrunTestSupport
@@ -20,7 +21,11 @@ struct FilledSoupTests {
     )
     static let definition = Definitions.soql("named", query: "SELECT Name FROM Account", soup: "named")
 
-    private func engine(_ harness: EngineHarness, commitBytes: Int? = nil) -> SyncEngine {
+    private func engine(
+        _ harness: EngineHarness,
+        commitBytes: Int? = nil,
+        logger: Logger = EngineHarness.logger
+    ) -> SyncEngine {
         var configuration = SyncEngineConfiguration()
         if let commitBytes { configuration.longTransactionCommitBytes = commitBytes }
         // The thresholds scaled down to this test's few hundred records.
@@ -28,7 +33,7 @@ struct FilledSoupTests {
         return SyncEngine(
             store: harness.store,
             org: harness.org,
-            logger: EngineHarness.logger,
+            logger: logger,
             configuration: configuration
         )
     }
@@ -171,6 +176,35 @@ struct FilledSoupTests {
             #expect(resumed.created == 300 - kept)
             try expectWhole(harness, entries: 360, "resumed")
             #expect(try harness.storedNames(in: "named") == names(0..<360).sorted())
+        }
+    }
+
+    /// Most of the first page's records are not stored yet, so the indexes are set aside before
+    /// its group. With the indexes set aside, a commit builds them again from the whole soup, so the rest of
+    /// the query goes into the open transaction when it is less than half of what that holds. Here
+    /// a commit is due after every page of 50 (`longTransactionCommitBytes` 1): the pages
+    /// before the last full one commit, the last full one (one record left) and the last page
+    /// join the transaction that the run's end commits.
+    @Test func aShortRestOfTheQueryJoinsTheOpenTransactionInsteadOfCommittingAlone() async throws {
+        try await EngineHarness.with(pageSize: 50) { harness in
+            try await harness.store.write { writer in _ = try writer.registerSoup(Self.soup) }
+            try harness.createAccounts(names(0..<60), secondsApart: 1)
+            _ = try await engine(harness).syncDown(Self.definition)
+            try harness.createAccounts(names(60..<360), secondsApart: 1)
+
+            let (logger, log) = RecordingLogHandler.makeLogger()
+            let recorder = EventRecorder()
+            let run = try await engine(harness, commitBytes: 1, logger: logger)
+                .syncDown(Self.definition, events: recorder.continuation)
+            let pages = await recorder.finish().filter { if case .page = $0 { true } else { false } }
+            #expect(run.status == .done && run.created == 300)
+            #expect(pages.count == 7)
+            // Most of the first page's records are new: the indexes are set aside from it on.
+            let setAside = log.entries.filter { $0.message.contains("sets the soup's scattered indexes aside") }
+            #expect(setAside.map { $0.metadata["fetched"]?.description } == ["0"])
+            let commits = log.entries.filter { $0.message == "Sync down commits its long transaction" }
+            #expect(commits.map { $0.metadata["saved"]?.description } == ["49", "99", "149", "199", "249"])
+            try expectWhole(harness, entries: 360, "done")
         }
     }
 }

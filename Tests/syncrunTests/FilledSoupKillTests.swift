@@ -8,7 +8,8 @@ import Testing
 /// before each commit: `syncrun sync` brings 3,000 new records into a soup of 1,000 and is killed
 /// with SIGKILL at instants spread over the run, each time from a copy of the store as the first
 /// run left it. `SYNCRUN_SET_ASIDE_MIN_RECORDS` makes the threshold small enough for this org (a
-/// debug-level run shows the path taken). After every kill, the file passes `PRAGMA
+/// debug-level run shows the path taken), and `SYNCRUN_COMMIT_BYTES` makes the long transaction
+/// commit every few pages, each commit with the indexes built again. After every kill, the file passes `PRAGMA
 /// integrity_check` and has every SQL index of the soup (`sqlite_master`); the next run ends
 /// `DONE` with every record stored once, every index present and every id in
 /// `syncrun_record_syncs` (``SyncDownKillTests/expectComplete(_:_:)``).
@@ -32,6 +33,9 @@ struct FilledSoupKillTests {
             ]
             var environment = ProcessInfo.processInfo.environment
             environment["SYNCRUN_SET_ASIDE_MIN_RECORDS"] = "500"
+            // A commit every few pages (about 25 KB each), so that kills land between commits made
+            // with the indexes set aside and rebuilt, not in one transaction for the whole run.
+            environment["SYNCRUN_COMMIT_BYTES"] = "100000"
             let setup = try SyncrunProcess.run(arguments, environment: environment)
             try #require(setup.status == 0, "\(setup.stderr)")
             // The filled soup, kept aside: every kill starts from it.
@@ -49,6 +53,10 @@ struct FilledSoupKillTests {
                 #expect(
                     result.stderr.contains("sets the soup's scattered indexes aside"),
                     "the run did not set the indexes aside"
+                )
+                #expect(
+                    result.stderr.components(separatedBy: "commits its long transaction").count > 3,
+                    "the run did not commit every few pages"
                 )
             }
             try SyncDownKillTests.expectComplete(store, "whole run")

@@ -156,6 +156,31 @@ extension SoupWriter {
         }
     }
 
+    /// How many records one server page (a query response or a JSON array of records) holds, and
+    /// how many of them `soup` stores already, looked up by the value at `keyPath` through that
+    /// spec's index (the page is read by SQLite, not parsed in Swift); `nil` when `keyPath` has no
+    /// column index in `soup`.
+    ///
+    /// - Throws: `SoupStoreError` (`.unknownSoup`, `.invalidPath`, `.sqlite` for text that is not JSON).
+    public func storedRecords(ofPage page: String, in soup: String, keyPath: String) throws
+        -> (records: Int, stored: Int)?
+    {
+        let layout = try layout(soup)
+        try SoupPath.validate(keyPath)
+        guard let key = layout.columns.first(where: { $0.path == keyPath }) else { return nil }
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT count(*), coalesce(sum(EXISTS (SELECT 1 FROM \(layout.tableName) \
+                WHERE \(key.columnName) = json_extract(value, ?4))), 0) \
+                FROM json_each(?3, \(PageKeysTarget.recordsPath)) WHERE type = 'object'
+                """,
+            arguments: [nil as String?, nil as String?, page, "$.\(keyPath)"]
+        )
+        guard let row else { return (0, 0) }
+        return (row[0], row[1])
+    }
+
     /// The highest entry id `soup` has given (its size, where no entry was deleted), read in
     /// constant time.
     ///
