@@ -7,6 +7,12 @@ import NIOConcurrencyHelpers
 /// The Hummingbird responder of the local org: applies injected faults, hands the request to
 /// ``OrgAPI``, writes the response with the headers every Salesforce response carries, and appends
 /// the request log line.
+///
+/// ``OrgAPI`` answers synchronously and its writes wait for SQLite's one writer, so it runs on a
+/// thread of its own (``offCooperativePool(_:)``), never on one of Swift's cooperative threads:
+/// there are only as many of those as cores, and a request waiting for the writer there held one
+/// (on two cores, one write and one waiting request stopped every other request of the server,
+/// down to the start of their injected latency, a read-back that needs no writer included).
 struct OrgResponder: HTTPResponder {
     typealias Context = OrgRequestContext
 
@@ -34,7 +40,7 @@ struct OrgResponder: HTTPResponder {
             try? await Task.sleep(for: latency)
         }
 
-        observer?(method, target)
+        if let observer { await Self.offCooperativePool { observer(method, target) } }
         let reply: OrgHTTPResponse
         switch action {
         case .dropConnection:
@@ -64,10 +70,24 @@ struct OrgResponder: HTTPResponder {
         var request = request
         do {
             let buffer = try await request.collectBody(upTo: maxBodySize)
-            let body = Data(buffer.readableBytesView)
-            return api.handle(OrgHTTPRequest(method: method, target: target, headers: request.headers, body: body))
+            let request = OrgHTTPRequest(
+                method: method,
+                target: target,
+                headers: request.headers,
+                body: Data(buffer.readableBytesView)
+            )
+            return await Self.offCooperativePool { [api] in api.handle(request) }
         } catch {
             return .error(.requestTooLarge(maximum: maxBodySize), version: .newest)
+        }
+    }
+
+    /// Runs `body`, which may block (SQLite's writer, a test's observer), on a serial dispatch queue
+    /// of its own, which libdispatch serves with an overcommit thread (started when every other
+    /// thread is busy), and resumes with its result; the calling task's thread is free meanwhile.
+    static func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: "syncrun.local-org.request").async { continuation.resume(returning: body()) }
         }
     }
 
