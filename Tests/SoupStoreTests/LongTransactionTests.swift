@@ -166,13 +166,7 @@ struct LongTransactionTests {
         }
         #expect(failedWrite is Planted)
         #expect(seen == 2)
-        let ids = try await store.read { reader in
-            try reader.entries(in: "accounts", wherePath: "Id", isIn: (0..<8).map { String(format: "001%012d", $0) })
-        }
-        #expect(ids.count == 3)
-        #expect(try count(store) == 3)
-        let inTransaction = try await store.pool.writeWithoutTransaction { db in db.isInsideTransaction }
-        #expect(!inTransaction)
+        try await expectStored(store, among: 0..<8, 3)
     }
 
     @Test func writeOrRollBackRunsNoSavepointAndAnErrorUndoesEverythingSinceTheLastCommit() async throws {
@@ -210,12 +204,18 @@ struct LongTransactionTests {
         #expect(failedWrite is Planted)
         #expect(holding == [false, true, false, true, false])
         #expect(!statements.all.contains { $0.uppercased().contains("SAVEPOINT") })
-        let ids = try await store.read { reader in
-            try reader.entries(in: "accounts", wherePath: "Id", isIn: (0..<10).map { String(format: "001%012d", $0) })
-        }
         // 0..<3 committed, 3..<9 rolled back with the failed write, 9 committed at the end.
-        #expect(ids.count == 4)
-        #expect(try count(store) == 4)
+        try await expectStored(store, among: 0..<10, 4)
+    }
+
+    /// `expected` of the accounts numbered `range` are stored, the soup holds as many entries,
+    /// and no transaction is left open.
+    private func expectStored(_ store: SoupStore, among range: Range<Int>, _ expected: Int) async throws {
+        let ids = try await store.read { reader in
+            try reader.entries(in: "accounts", wherePath: "Id", isIn: range.map { String(format: "001%012d", $0) })
+        }
+        #expect(ids.count == expected)
+        #expect(try count(store) == expected)
         let inTransaction = try await store.pool.writeWithoutTransaction { db in db.isInsideTransaction }
         #expect(!inTransaction)
     }
