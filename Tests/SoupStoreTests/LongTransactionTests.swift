@@ -103,10 +103,7 @@ struct LongTransactionTests {
         let temporary = try TestFixtures.store()
         defer { temporary.remove() }
         let store = temporary.store
-        let statements = Statements()
-        try await store.pool.writeWithoutTransaction { db in
-            db.trace { statements.append($0.expandedDescription) }
-        }
+        let statements = try await traceWriter(of: store)
         func marker(_ name: String) async throws {
             try await store.pool.writeWithoutTransaction { db in try db.execute(sql: "SELECT '\(name)'") }
         }
@@ -173,10 +170,7 @@ struct LongTransactionTests {
         let temporary = try TestFixtures.store()
         defer { temporary.remove() }
         let store = temporary.store
-        let statements = Statements()
-        try await store.pool.writeWithoutTransaction { db in
-            db.trace { statements.append($0.expandedDescription) }
-        }
+        let statements = try await traceWriter(of: store)
         var failedWrite: (any Error)?
         let holding = try await store.withLongTransaction(cacheBytes: 8 * 1024 * 1024) { transaction in
             var holding = [transaction.holdsWrites]
@@ -206,6 +200,15 @@ struct LongTransactionTests {
         #expect(!statements.all.contains { $0.uppercased().contains("SAVEPOINT") })
         // 0..<3 committed, 3..<9 rolled back with the failed write, 9 committed at the end.
         try await expectStored(store, among: 0..<10, 4)
+    }
+
+    /// Records every statement the store's writer runs from now on (SQLite's trace).
+    private func traceWriter(of store: SoupStore) async throws -> Statements {
+        let statements = Statements()
+        try await store.pool.writeWithoutTransaction { db in
+            db.trace { statements.append($0.expandedDescription) }
+        }
+        return statements
     }
 
     /// `expected` of the accounts numbered `range` are stored, the soup holds as many entries,
