@@ -84,6 +84,8 @@ struct SyncDownRunner: Sendable {
             groupBytes = 0
             // A run that may set the soup's indexes aside writes with the smaller cache from its
             // first group on: the heap a larger cache took once stays with the process (peak RSS).
+            // What stays scattered then (the key's index, the record-syncs rows until each commit)
+            // fits it; the index builds before each commit sort within it too.
             var smallCache = false
             if let transaction, progress.pages == 0, deferring == nil, let first = pages.first,
                 let candidate = try await setAsideSoup(
@@ -404,7 +406,9 @@ struct SyncDownRunner: Sendable {
     }
 
     /// Sets the transaction's work before each commit (the indexes of `candidate`'s soup built
-    /// again, the deferred ids moved) and its smaller cache.
+    /// again, the deferred ids moved). The writer already runs with the smaller cache
+    /// (`setAside.cacheBytes`): the run set it before its first group, when the same thresholds
+    /// passed with more of the query still to come.
     private func setAside(
         _ candidate: (soup: String, size: Int64),
         totalSize: Int,
@@ -417,9 +421,6 @@ struct SyncDownRunner: Sendable {
             try writer.restoreIndexes(of: soup)
             try writer.recordDeferredRecordSyncs(of: soup, syncID: syncID)
         }
-        // What stays scattered (the key's index, the record-syncs rows until each commit) fits a
-        // smaller cache; the index builds before each commit sort within it too.
-        try await transaction.setCacheBytes(setAside.cacheBytes)
         logger.debug(
             "Sync down sets the soup's scattered indexes aside until each commit",
             metadata: [
