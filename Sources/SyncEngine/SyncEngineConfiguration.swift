@@ -77,7 +77,7 @@ public struct SyncEngineConfiguration: Sendable {
     /// (``longTransactionCommitBytes``).
     public mutating func applyTuning(environment: [String: String]) {
         scatteredIndexesSetAside = ScatteredIndexesSetAside(environment: environment)
-        if let text = environment[Self.commitBytesVariable], let value = Int(text), value > 0 {
+        if let value = positiveInteger(Self.commitBytesVariable, in: environment) {
             longTransactionCommitBytes = value
         }
     }
@@ -121,7 +121,7 @@ public struct ScatteredIndexesSetAside: Sendable, Hashable {
     /// through the executable); any other value leaves the default.
     public init(environment: [String: String]) {
         self.init()
-        if let text = environment[Self.minimumRecordsVariable], let value = Int(text), value > 0 {
+        if let value = positiveInteger(Self.minimumRecordsVariable, in: environment) {
             minimumRecords = value
         }
     }
@@ -129,4 +129,10 @@ public struct ScatteredIndexesSetAside: Sendable, Hashable {
     /// The environment variable read by ``init(environment:)``.
     public static let minimumRecordsVariable = "SYNCRUN_SET_ASIDE_MIN_RECORDS"
 
+}
+
+/// The positive whole number the variable `name` of `environment` holds, if it holds one.
+private func positiveInteger(_ name: String, in environment: [String: String]) -> Int? {
+    guard let text = environment[name], let value = Int(text), value > 0 else { return nil }
+    return value
 }
