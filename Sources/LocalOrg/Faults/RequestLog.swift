@@ -4,8 +4,10 @@ import NIOConcurrencyHelpers
 /// One line of the request log.
 ///
 /// Written as one JSON object per line, for example
-/// `{"durationMs":1.52,"method":"GET","path":"/services/data/v59.0/query?q=SELECT+Id+FROM+Account","status":200}`.
-/// `status` is `null` when the connection was dropped by `--fail-after`.
+/// `{"durationMs":1.52,"method":"GET","path":"/services/data/v59.0/query?q=SELECT+Id+FROM+Account","startedAt":1764396000123.456,"status":200}`.
+/// `status` is `null` when the connection was dropped by `--fail-after`. `startedAt` (when the request
+/// arrived, before any injected latency) with `durationMs` places each request on a timeline, so the
+/// requests a client keeps in flight can be counted from the log alone.
 public struct RequestLogEntry: Codable, Sendable, Equatable {
     /// The HTTP method.
     public var method: String
@@ -15,13 +17,17 @@ public struct RequestLogEntry: Codable, Sendable, Equatable {
     public var status: Int?
     /// The time spent serving the request, in milliseconds.
     public var durationMs: Double
+    /// When the request arrived, in milliseconds since the Unix epoch (with microseconds), or
+    /// `nil` in a line written before the log recorded it.
+    public var startedAt: Double?
 
     /// Creates an entry.
-    public init(method: String, path: String, status: Int?, durationMs: Double) {
+    public init(method: String, path: String, status: Int?, durationMs: Double, startedAt: Double? = nil) {
         self.method = method
         self.path = path
         self.status = status
         self.durationMs = durationMs
+        self.startedAt = startedAt
     }
 }
 

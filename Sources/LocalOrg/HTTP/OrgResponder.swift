@@ -31,6 +31,7 @@ struct OrgResponder: HTTPResponder {
 
     func respond(to request: Request, context: OrgRequestContext) async throws -> Response {
         let started = ContinuousClock.now
+        let arrived = Date()
         let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
         let method = request.method.rawValue
 
@@ -46,7 +47,7 @@ struct OrgResponder: HTTPResponder {
         case .dropConnection:
             context.logger.debug("Dropping the connection without a response (fail-after)")
             // Logged before the close, so whoever sees the drop also finds it in the log.
-            logRequest(method: method, target: target, status: nil, since: started)
+            logRequest(method: method, target: target, status: nil, since: started, arrived: arrived)
             try? await context.channel.close()
             // The channel is closed, so Hummingbird's attempt to write this response fails and the
             // client sees the connection drop.
@@ -58,11 +59,11 @@ struct OrgResponder: HTTPResponder {
         case .serveThenDropConnection:
             _ = await serve(request, method: method, target: target)
             context.logger.debug("Dropping the connection after serving the request (lost response)")
-            logRequest(method: method, target: target, status: nil, since: started)
+            logRequest(method: method, target: target, status: nil, since: started, arrived: arrived)
             try? await context.channel.close()
             return Response(status: .internalServerError)
         }
-        logRequest(method: method, target: target, status: reply.status, since: started)
+        logRequest(method: method, target: target, status: reply.status, since: started, arrived: arrived)
         return makeResponse(reply)
     }
 
@@ -104,7 +105,13 @@ struct OrgResponder: HTTPResponder {
         return Response(status: HTTPResponse.Status(code: reply.status), headers: headers, body: body)
     }
 
-    private func logRequest(method: String, target: String, status: Int?, since started: ContinuousClock.Instant) {
+    private func logRequest(
+        method: String,
+        target: String,
+        status: Int?,
+        since started: ContinuousClock.Instant,
+        arrived: Date
+    ) {
         guard let log else { return }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
@@ -113,7 +120,8 @@ struct OrgResponder: HTTPResponder {
                 method: method,
                 path: target,
                 status: status,
-                durationMs: (milliseconds * 1000).rounded() / 1000
+                durationMs: (milliseconds * 1000).rounded() / 1000,
+                startedAt: (arrived.timeIntervalSince1970 * 1_000_000).rounded() / 1000
             )
         )
     }

@@ -98,6 +98,7 @@ struct FaultInjectionTests {
             let configuration = LocalOrgConfiguration(accessToken: "secret-token", requestLogURL: logURL)
             try await LocalOrgFixture.with(configuration: configuration) { org in
                 let client = org.client
+                let before = Date().timeIntervalSince1970 * 1000
                 _ = try await client.send(.GET, "query?q=SELECT+Id+FROM+Account")
                 _ = try await client.send(.POST, "sobjects/Account", json: ["Name": "A"])
                 _ = try await client.send(.GET, "limits", token: .some("wrong"))
@@ -114,6 +115,13 @@ struct FaultInjectionTests {
                 )
                 #expect(entries.map(\.status) == [200, 201, 401])
                 #expect(entries.allSatisfy { $0.durationMs >= 0 })
+                // Each request's arrival, in order, within the test's own clock (sent one after another:
+                // each starts after the one before it ended).
+                let starts = entries.compactMap(\.startedAt)
+                #expect(starts.count == 3 && starts.first.map { $0 >= before - 1 } == true)
+                for (earlier, later) in zip(entries, entries.dropFirst()) {
+                    #expect((later.startedAt ?? 0) >= (earlier.startedAt ?? .infinity) + earlier.durationMs - 1)
+                }
                 #expect(!text.contains("secret-token"))
             }
         }
