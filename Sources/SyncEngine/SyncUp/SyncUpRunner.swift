@@ -159,11 +159,21 @@ struct SyncUpRunner: Sendable {
         let readMembers = target.endpoint == nil && custom == nil ? members : nil
         let (idFieldName, modificationDateFieldName) = (target.idFieldName, target.modificationDateFieldName)
         let dirtyWithoutOperationIsUpdate = target.kind != .single
-        /// The dirty records after `cursor`, read and decoded.
-        let page = { @Sendable (cursor: Int64) in
+        // The first page of a collection sync up holds only what the window's calls take at once: its
+        // intents are written before its first call goes out, and at 100 ms per request the run no
+        // longer waits for a whole page's before it sends anything (the next page, full size, is
+        // read and prepared while those calls are in flight).
+        let firstBatchSize = Self.firstPageSize(
+            pageSize: batchSize,
+            callSize: target.maxBatchSize,
+            requestsInFlight: window.limit,
+            isCollection: target.kind == .collection && ingest == nil && custom == nil && target.endpoint == nil
+        )
+        /// The dirty records after `cursor` (at most `limit`), read and decoded.
+        let page = { @Sendable (cursor: Int64, limit: Int) in
             Task {
                 let entries = try await store.read {
-                    try $0.dirtyEntries(in: soup, afterEntryID: cursor, limit: batchSize)
+                    try $0.dirtyEntries(in: soup, afterEntryID: cursor, limit: limit)
                 }
                 return try entries.map {
                     try SyncUpRecord(
@@ -181,7 +191,7 @@ struct SyncUpRunner: Sendable {
         // 10,000 records would double the memory held.
         let readsAhead = ingest == nil
         var cursor: Int64 = 0
-        var ahead: Task<[SyncUpRecord], any Error>? = page(cursor)
+        var ahead: Task<[SyncUpRecord], any Error>? = page(cursor, firstBatchSize)
         defer { ahead?.cancel() }
         // The batches being sent, oldest first (their answers not all awaited yet). The oldest is
         // written back once its answers are in, while the later ones are still being sent, so
@@ -231,13 +241,13 @@ struct SyncUpRunner: Sendable {
                     return true
                 }
                 try checkAllocation()
-                let batch = try await (ahead ?? page(cursor)).value
+                let batch = try await (ahead ?? page(cursor, batchSize)).value
                 guard let last = batch.last else {
                     try await drain()
                     return false
                 }
                 cursor = last.entryID
-                ahead = readsAhead ? page(cursor) : nil
+                ahead = readsAhead ? page(cursor, batchSize) : nil
                 if let custom {
                     try await processCustom(batch, sender: custom, progress: &progress)
                     continue
@@ -318,6 +328,14 @@ struct SyncUpRunner: Sendable {
     /// as many as one collection retrieve takes, so the conflict check and the read-back cost one
     /// call per page while the writes go `maxBatchSize` (≤ 200) per call.
     static let collectionPageSize = 2000
+
+    /// The records of a collection sync up's first page: as many as `requestsInFlight` calls of
+    /// `callSize` take (at least one call's, at most `pageSize`), so the first requests wait for
+    /// that many create intents rather than a whole page's; `pageSize` for the other targets.
+    static func firstPageSize(pageSize: Int, callSize: Int, requestsInFlight: Int, isCollection: Bool) -> Int {
+        guard isCollection else { return pageSize }
+        return min(pageSize, max(1, callSize) * max(1, requestsInFlight))
+    }
 
     /// The client to send through Bulk API 2.0 ingest jobs, when this sync up should: a collection
     /// or batch target whose `api` is `bulk`, or `auto` with at least `bulkThreshold` dirty records,

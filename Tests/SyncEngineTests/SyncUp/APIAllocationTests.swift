@@ -67,8 +67,9 @@ struct APIAllocationTests {
     }
 
     @Test func belowTheFloorTheRunStopsCleanlyAndTheNextRunFinishes() async throws {
-        // Below 90% left once more than 10 requests are used: page 1's creates and read-back.
-        // Three batches of 2,000 may be in flight when the floor is crossed: 8,500 records need five.
+        // Below 90% left once more than 10 requests are used: page 1's four creates and read-back
+        // and some of page 2's. Pages 1 (800 records) and 2 (2,000) are sent before that; three
+        // batches may be in flight when the floor is crossed: 8,500 records need five.
         try await EngineHarness.withSyncUp(apiRequestLimit: 100) { harness in
             var entries: [Int64] = []
             for index in 1...8_500 { entries.append(try harness.createLocally(["Name": .string("Floor \(index)")])) }

@@ -41,36 +41,36 @@ struct CollectionSyncUpTests {
     }
 
     @Test func batchesAnsweredBeforeAFailureAreWrittenBackAndTheOthersStayDirty() async throws {
-        // Pages of 2,000: ten create calls and one read-back each. Two pages are sent at once
-        // (sharing four requests in flight), and page 3 is sent only once page 1 is written back,
-        // so page 1's read-back comes after at most its own ten creates and page 2's ten: it is
-        // among the first 21 requests. Page 2's read-back comes after those 21, and every later
-        // request is dropped: page 1 is written back, pages 2 and 3 stay dirty.
-        try await EngineHarness.withSyncUp(faults: FaultConfiguration(failAfter: 21)) { harness in
+        // Page 1: what four calls take at once (800 records, four creates); page 2: 2,000 (ten
+        // creates), sent while page 1 is answered. Page 1's read-back comes after its own four
+        // creates and at most page 2's ten: it is among the first 15 requests. Page 2's read-back
+        // comes after those 15, and every later request is dropped: page 1 is written back, page 2
+        // stays dirty although the org created its records.
+        try await EngineHarness.withSyncUp(faults: FaultConfiguration(failAfter: 15)) { harness in
             var entryIDs: [Int64] = []
-            for index in 1...4_500 {
+            for index in 1...2_800 {
                 entryIDs.append(try harness.createLocally(["Name": .string("Overlap \(index)")]))
             }
 
             let summary = try await harness.engine().syncUp(UpDefinitions.accounts())
 
             #expect(summary.status == .failed)
-            // Batch 1 is written back: server ids, no longer dirty. Batches 2 and 3 stay dirty,
-            // with their create intents, for the next run to recover.
-            #expect(try await harness.store.read { try $0.dirtyEntryCount(in: "accounts") } == 2_500)
-            for entryID in entryIDs.prefix(2_000) {
+            // Page 1 is written back: server ids, no longer dirty. Page 2 stays dirty, with its
+            // create intents, for the next run to recover.
+            #expect(try await harness.store.read { try $0.dirtyEntryCount(in: "accounts") } == 2_000)
+            for entryID in entryIDs.prefix(800) {
                 let record = try #require(try harness.storedRecord(entryID: entryID))
                 #expect(record["__local__"] == .bool(false))
                 #expect(record["Id"]?.stringValue?.hasPrefix("001") == true)
             }
-            for entryID in entryIDs.suffix(2_500) {
+            for entryID in entryIDs.suffix(2_000) {
                 let record = try #require(try harness.storedRecord(entryID: entryID))
                 #expect(record["__local__"] == .bool(true))
                 #expect(record["__syncrun_create__"] != nil)
             }
-            // Page 1's 2,000, and whatever of pages 2 and 3 the 21 requests carried.
+            // All fourteen creates were served before the drops.
             let onServer = try harness.database.query("SELECT COUNT() FROM Account", apiVersion: "62.0").totalSize
-            #expect(onServer >= 2_000 && onServer <= 2_000 + 10 * 200)
+            #expect(onServer == 2_800)
         }
     }
 }

@@ -23,6 +23,7 @@ final class ObservedOrgClient: OrgClient, @unchecked Sendable {
     private var calls: [WriteCall] = []
     private var locksLeft: Int
     private var lockedRecords: [String] = []
+    private var retrievedIDCounts: [Int] = []
 
     /// `lockRefusals`: the first that many records of collection and composite writes are refused
     /// with `UNABLE_TO_LOCK_ROW` (without reaching `base`).
@@ -37,6 +38,8 @@ final class ObservedOrgClient: OrgClient, @unchecked Sendable {
     var writeCalls: [WriteCall] { lock.withLock { calls } }
     /// The names (or ids) of the records refused with `UNABLE_TO_LOCK_ROW`.
     var refused: [String] { lock.withLock { lockedRecords } }
+    /// The number of ids of each collection retrieve (a sync up's read-backs), in the order they started.
+    var readBackSizes: [Int] { lock.withLock { retrievedIDCounts } }
 
     private func observed<T>(_ body: () async throws -> T) async rethrows -> T {
         lock.withLock {
@@ -147,7 +150,8 @@ final class ObservedOrgClient: OrgClient, @unchecked Sendable {
     }
 
     func retrieveCollection(_ objectType: String, ids: [String], fields: [String]) async throws -> [OrgValue?] {
-        try await observed { try await base.retrieveCollection(objectType, ids: ids, fields: fields) }
+        lock.withLock { retrievedIDCounts.append(ids.count) }
+        return try await observed { try await base.retrieveCollection(objectType, ids: ids, fields: fields) }
     }
 
     func primingRecords(relayToken: String?, changedAfter: Date?) async throws -> PrimingRecordsPage {

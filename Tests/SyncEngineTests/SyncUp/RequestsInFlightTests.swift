@@ -29,26 +29,46 @@ struct RequestsInFlightTests {
 
     @Test func fourRequestsStayInFlightAcrossPageBoundariesAndNeverMore() async throws {
         try await EngineHarness.withSyncUp(faults: Self.slow) { harness in
-            // Page 1: 2,000 records (ten calls), page 2: 600 (three calls).
-            for index in 1...2_600 { try harness.createLocally(["Name": .string("Page \(index)")]) }
+            // Page 1: what four calls take at once, 800 records; page 2: 2,000 (ten calls); page 3:
+            // 1,800 (nine calls).
+            for index in 1...4_600 { try harness.createLocally(["Name": .string("Page \(index)")]) }
             let org = ObservedOrgClient(harness.org)
 
             // No override: the definition's default, 4.
             let summary = try await Self.engine(harness, org: org, maxRequests: nil).syncUp(UpDefinitions.accounts())
 
-            #expect(summary.status == .done && summary.created == 2_600 && summary.failed == 0)
+            #expect(summary.status == .done && summary.created == 4_600 && summary.failed == 0)
             #expect(org.mostInFlight == 4)
-            // A call of page 2 started before the last call of page 1 was answered.
+            // One read-back per page.
+            #expect(org.readBackSizes == [800, 2_000, 1_800])
+            // A call of page 3 started before the last call of page 2 was answered.
             let calls = org.writeCalls
-            let isPageOne = { (call: ObservedOrgClient.WriteCall) in
-                call.names.allSatisfy { (Int($0.dropFirst("Page ".count)) ?? 0) <= 2_000 }
+            let page = { (call: ObservedOrgClient.WriteCall) -> Int in
+                let highest = call.names.compactMap { Int($0.dropFirst("Page ".count)) }.max() ?? 0
+                return highest <= 800 ? 1 : highest <= 2_800 ? 2 : 3
             }
-            let lastPageOneEnd = try #require(calls.filter(isPageOne).compactMap(\.ended).max())
-            let firstPageTwoStart = try #require(calls.filter { !isPageOne($0) }.map(\.started).min())
-            #expect(firstPageTwoStart < lastPageOneEnd)
+            #expect(calls.filter { page($0) == 1 }.count == 4)
+            let lastPageTwoEnd = try #require(calls.filter { page($0) == 2 }.compactMap(\.ended).max())
+            let firstPageThreeStart = try #require(calls.filter { page($0) == 3 }.map(\.started).min())
+            #expect(firstPageThreeStart < lastPageTwoEnd)
             let onServer = try harness.database.query("SELECT COUNT() FROM Account", apiVersion: "62.0").totalSize
-            #expect(onServer == 2_600)
+            #expect(onServer == 4_600)
             #expect(try await harness.store.read { try $0.dirtyEntryCount(in: "accounts") } == 0)
+        }
+    }
+
+    @Test(arguments: [(1, [200, 2_000, 300]), (2, [400, 2_000, 100]), (4, [800, 1_700])])
+    func aCollectionRunsFirstPageIsWhatItsWindowSendsAtOnce(maxRequests: Int, readBacks: [Int]) async throws {
+        try await EngineHarness.withSyncUp { harness in
+            for index in 1...2_500 { try harness.createLocally(["Name": .string("First \(index)")]) }
+            let org = ObservedOrgClient(harness.org)
+
+            let summary = try await Self.engine(harness, org: org, maxRequests: maxRequests)
+                .syncUp(UpDefinitions.accounts())
+
+            #expect(summary.status == .done && summary.created == 2_500)
+            // Each page is read back in one retrieve: the first holds `maxRequests` calls of 200.
+            #expect(org.readBackSizes == readBacks)
         }
     }
 
