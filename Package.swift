@@ -199,7 +199,18 @@ let package = Package(
             ]
         ),
         // The stock `syncrun` executable: a few lines over SyncrunCLI.
-        .executableTarget(name: "syncrun", dependencies: ["SyncrunCLI"]),
+        .executableTarget(
+            name: "syncrun",
+            dependencies: ["SyncrunCLI"],
+            // Swift links a Linux executable with `-export-dynamic`: every symbol of the package and
+            // its dependencies (about 70,000) goes into the dynamic symbol table, which the loader
+            // reads and the runtime scans (`dladdr`, finding its own path) at every start. Nothing
+            // looks syncrun's symbols up by name (backtraces read the file's own symbol table), so the
+            // release build leaves them out: 2–3 ms less per command (Benchmarks/sync-down/README.md).
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))
+            ]
+        ),
         // examples/custom-targets: a user's own executable over SyncrunCLI registering two plug-ins
         // (custom targets in Swift). Built with the package, so CI builds nothing twice; run by
         // CustomTargetsExampleTests.
