@@ -206,7 +206,7 @@ let package = Package(
             // its dependencies (about 70,000) goes into the dynamic symbol table, which the loader
             // reads and the runtime scans (`dladdr`, finding its own path) at every start. Nothing
             // looks syncrun's symbols up by name (backtraces read the file's own symbol table), so the
-            // release build leaves them out: 2–3 ms less per command (Benchmarks/sync-down/README.md).
+            // release build leaves them out: 2–4 ms less per command (Benchmarks/sync-down/README.md).
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))
             ]
