@@ -108,7 +108,10 @@ struct OrgServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Append one JSON line per request (method, path, status, duration).", valueName: "file")
+        help: ArgumentHelp(
+            "Append one JSON line per request (method, path, status, duration, arrival time).",
+            valueName: "file"
+        )
     )
     var log: String?
 
