@@ -9,19 +9,15 @@ import SyncConfig
 /// Pages are written with the sync's state in one transaction per group
 /// (``SyncDownRunner/groupBytes`` of full-size pages; a bulk load, or a smaller page, alone). In a
 /// long transaction (``transaction``, a SOQL sync into a soup that holds records), the groups
-/// share it and it commits every ``bytesPerCommit``; when many new records come into a soup that
+/// share it and it commits every ``SyncDownRunner/bytesPerCommit``; when many new records come into a soup that
 /// holds many, the soup's scattered field indexes are set aside from the first group and put back
 /// before each commit (docs/sync-engine.md). A write that fails inside a long transaction rolls
 /// back everything since its last commit: ``progress`` goes back to that commit with it, and a
 /// warning says how many saved records were lost. Each page written is reported as a `.page` event.
 struct SyncDownPageWriter {
-    let store: SoupStore
-    let logger: Logger
-    let events: AsyncStream<SyncEvent>.Continuation?
-    /// ``SyncEngineConfiguration/scatteredIndexesSetAside``.
-    let setAside: ScatteredIndexesSetAside
-    /// A long transaction commits once its groups held this many bytes of pages.
-    let bytesPerCommit: Int
+    /// The run: its store, logger, events, ``SyncDownRunner/setAside`` thresholds and
+    /// ``SyncDownRunner/bytesPerCommit``.
+    let runner: SyncDownRunner
     let syncName: String
     /// The run's log metadata (sync name and id).
     let metadata: Logger.Metadata
@@ -56,11 +52,7 @@ struct SyncDownPageWriter {
         localEntries: LocalEntries,
         progress: SyncDownProgress
     ) {
-        store = runner.store
-        logger = runner.logger
-        events = runner.events
-        setAside = runner.setAside
-        bytesPerCommit = runner.bytesPerCommit
+        self.runner = runner
         self.syncName = syncName
         self.metadata = metadata
         self.fetcher = fetcher
@@ -99,7 +91,7 @@ struct SyncDownPageWriter {
         if let transaction, progress.pages == 0, deferring == nil, let first = pages.first,
             let candidate = try await setAsideSoup(totalSize: first.totalSize, fetched: 0, transaction: transaction)
         {
-            try await transaction.setCacheBytes(setAside.cacheBytes)
+            try await transaction.setCacheBytes(runner.setAside.cacheBytes)
             smallCache = true
             // Mostly new records: the first group too goes in with the indexes set aside (it
             // alone wrote a third of the bytes of 100k new records into 900k, session 17).
@@ -130,7 +122,7 @@ struct SyncDownPageWriter {
         if transaction?.holdsWrites != true { committed = steps.last ?? progress }
         for step in steps {
             progress = step
-            events?.yield(
+            runner.events?.yield(
                 .page(
                     SyncPageProgress(
                         syncName: syncName,
@@ -148,7 +140,7 @@ struct SyncDownPageWriter {
 
     /// After a group written in the long transaction (`last`: the progress after it, ``progress``
     /// still the one before it): ends the transaction when the first group mostly updated
-    /// stored records, commits it once it holds ``bytesPerCommit`` (or SQLite spills its cache),
+    /// stored records, commits it once it holds ``SyncDownRunner/bytesPerCommit`` (or SQLite spills its cache),
     /// and decides after the first group whether the rest sets the scattered indexes aside.
     private mutating func afterGroup(
         of pages: [DownPage],
@@ -168,9 +160,9 @@ struct SyncDownPageWriter {
             try await transaction.end()
             deferring = nil
             indexesSetAside = false
-        } else if uncommittedBytes >= bytesPerCommit, deferring == nil || !leavesShortTail(after: last) {
+        } else if uncommittedBytes >= runner.bytesPerCommit, deferring == nil || !leavesShortTail(after: last) {
             try await transaction.commit()
-            logger.debug(
+            runner.logger.debug(
                 "Sync down commits its long transaction",
                 metadata: metadata.merging(["saved": "\(last.saved)"]) { $1 }
             )
@@ -206,7 +198,7 @@ struct SyncDownPageWriter {
         let lost = progress.saved - committed.saved
         progress = committed
         guard lost > 0 else { return }
-        events?.yield(
+        runner.events?.yield(
             .warning(
                 syncName: syncName,
                 message: "a write failed, so the \(lost) record(s) saved since the last commit were rolled back "
@@ -298,7 +290,7 @@ struct SyncDownPageWriter {
             try writer.restoreIndexes(of: soup)
             try writer.recordDeferredRecordSyncs(of: soup, syncID: syncID)
         }
-        logger.debug(
+        runner.logger.debug(
             "Sync down sets the soup's scattered indexes aside until each commit",
             metadata: [
                 "soup": "\(soup)", "records": "\(totalSize)", "fetched": "\(fetched)", "soup.size": "\(candidate.size)",
@@ -315,12 +307,12 @@ struct SyncDownPageWriter {
         fetched: Int,
         transaction: LongTransaction
     ) async throws -> (soup: String, size: Int64)? {
-        guard let soql = fetcher as? SOQLDownFetcher, totalSize - fetched >= setAside.minimumRecords else {
+        guard let soql = fetcher as? SOQLDownFetcher, totalSize - fetched >= runner.setAside.minimumRecords else {
             return nil
         }
         let soup = soql.soupName
         let size = try await transaction.write { writer in try writer.highestEntryID(of: soup) }
-        guard Int64(totalSize) * Int64(setAside.soupShare) >= size else { return nil }
+        guard Int64(totalSize) * Int64(runner.setAside.soupShare) >= size else { return nil }
         return (soup, size)
     }
 
@@ -382,6 +374,6 @@ struct SyncDownPageWriter {
         // No savepoint: an error rolls the long transaction back to its last commit, and the
         // caller its progress with it.
         if let transaction { return try await transaction.writeOrRollBack(body) }
-        return try await store.write(body)
+        return try await runner.store.write(body)
     }
 }
