@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "OrgAccess",
             dependencies: [
-                "OrgClient", "SyncConfig",
+                "JSONCore", "OrgClient", "SyncConfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

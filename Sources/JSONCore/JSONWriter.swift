@@ -84,7 +84,7 @@ public enum JSONWriter {
                 bytes.formIndex(after: &index)
                 continue
             }
-            if runStart != index { output += text[runStart..<index] }
+            if runStart != index { output.append(contentsOf: text[runStart..<index]) }
             switch scalar {
             case 0x22: output += "\\\""
             case 0x5C: output += "\\\\"
@@ -100,7 +100,9 @@ public enum JSONWriter {
             index = bytes.index(index, offsetBy: length)
             runStart = index
         }
-        if runStart != bytes.endIndex { output += text[runStart..<bytes.endIndex] }
+        // `append(contentsOf:)` takes a Substring directly; `+=` would go through the generic
+        // `RangeReplaceableCollection` path and its runtime type checks.
+        if runStart != bytes.endIndex { output.append(contentsOf: text[runStart..<bytes.endIndex]) }
     }
 
     /// The C1 control (`C2 80`…`C2 9F`) or bidirectional control (`E2 80 AA`…`E2 80 AE`,

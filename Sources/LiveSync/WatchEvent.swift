@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 
 /// How a sync is watched.
 public enum WatchMode: String, Sendable, Hashable {
@@ -63,5 +64,5 @@ public enum WatchEvent: Sendable, Hashable {
 
 extension Array where Element == UInt8 {
     /// The bytes as lowercase hex, for reports (replay ids are opaque).
-    var hexText: String { map { String(format: "%02x", $0) }.joined() }
+    var hexText: String { HexText.lowercase(self) }
 }

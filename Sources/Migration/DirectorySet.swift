@@ -32,7 +32,7 @@ public struct DirectorySet: Sendable {
     /// staging store names): `dir-` and 11 hexadecimal digits of the SHA-256 of the folder's path.
     public var orgID: String {
         let digest = SHA256.hash(data: Data(path.utf8))
-        return "dir-" + digest.map { String(format: "%02x", $0) }.joined().prefix(11)
+        return "dir-" + HexText.lowercase(digest).prefix(11)
     }
 
     /// The file of `sobject`.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSONCore
 import OrgClient
 import SyncConfig
 
@@ -67,8 +68,8 @@ struct FieldMasker: Sendable {
         case .lastName:
             let bytes = digest(text, kind: "lastName")
             let name = Self.lastNames[Int(bytes[0]) % Self.lastNames.count]
-            masked = "\(name)-\(Self.hex(bytes[1..<4]))"
-        case .hash: masked = Self.hex(digest(text, kind: "hash")[...])
+            masked = "\(name)-\(HexText.lowercase(bytes[1..<4]))"
+        case .hash: masked = HexText.lowercase(digest(text, kind: "hash")[...])
         }
         guard let length, length > 0, masked.count > length else { return .string(masked) }
         return .string(String(masked.prefix(length)))
@@ -78,7 +79,7 @@ struct FieldMasker: Sendable {
     /// reserved domain (RFC 2606 `.invalid`): a well-formed address no mail can reach.
     private func email(_ text: String, length: Int?) -> String {
         let domain = "@masked.invalid"
-        let local = "u" + Self.hex(digest(text.lowercased(), kind: "email")[..<12])
+        let local = "u" + HexText.lowercase(digest(text.lowercased(), kind: "email")[..<12])
         guard let length, length < local.count + domain.count else { return local + domain }
         // A short field keeps the domain and as much of the hash as fits (at least 8 digits).
         return String(local.prefix(max(9, length - domain.count))) + domain
@@ -95,10 +96,6 @@ struct FieldMasker: Sendable {
 
     private func digest(_ text: String, kind: String) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: Data("\(kind)\u{0}\(text)".utf8), using: SymmetricKey(data: secret)))
-    }
-
-    private static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     static let firstNames = [

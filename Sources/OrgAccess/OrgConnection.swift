@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSONCore
 import OrgClient
 
 /// A connected org: the REST client (which renews its token from the source on a 401) and what
@@ -28,6 +29,6 @@ public struct OrgConnection: Sendable {
     static func credentialDigest(instanceURL: String, accessToken: String) -> String? {
         guard !accessToken.isEmpty else { return nil }
         let text = "syncrun-credential-1\n\(instanceURL)\n\(accessToken)"
-        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return HexText.lowercase(SHA256.hash(data: Array(text.utf8)))
     }
 }

@@ -3,17 +3,17 @@ import GRDB
 extension SoupReader {
     /// The sync state with id `id`, or `nil` (also when `syncs_soup` does not exist).
     public func syncState(id: Int64) throws -> StoredSyncState? {
-        try SyncStateSQL.fetch(db, condition: "id = ?", arguments: [id]).first
+        try SyncStateSQL.fetch(db, .id, arguments: [id]).first
     }
 
     /// The sync state named `name`, or `nil`.
     public func syncState(named name: String) throws -> StoredSyncState? {
-        try SyncStateSQL.fetch(db, condition: "json_extract(soup, '$.name') = ?", arguments: [name]).first
+        try SyncStateSQL.fetch(db, .name, arguments: [name]).first
     }
 
     /// Every sync state, by id.
     public func syncStates() throws -> [StoredSyncState] {
-        try SyncStateSQL.fetch(db, condition: "1", arguments: [])
+        try SyncStateSQL.fetch(db, .all, arguments: [])
     }
 }
 
@@ -149,17 +149,27 @@ enum SyncStateSQL {
         return try String.fetchOne(db, sql: "SELECT json_remove(?, '$.name')", arguments: [document]) ?? document
     }
 
-    static func fetch(_ db: Database, condition: String, arguments: StatementArguments) throws -> [StoredSyncState] {
+    /// Which sync states ``fetch(_:_:arguments:)`` reads: a closed set, so its cached statements are few.
+    enum Condition: String {
+        case id = "id = ?"
+        case name = "json_extract(soup, '$.name') = ?"
+        case all = "1"
+    }
+
+    static func fetch(_ db: Database, _ condition: Condition, arguments: StatementArguments) throws -> [StoredSyncState]
+    {
         guard let layout = try SoupLayout.load(db, soup: StoredSyncState.soupName) else { return [] }
         let managed = (StoredSyncState.documentKeys + ["_soupEntryId", "_soupLastModifiedDate"])
             .map { "'$.\($0)'" }.joined(separator: ", ")
         let fields = StoredSyncState.documentKeys.map { "json_extract(soup, '$.\($0)')" }.joined(separator: ", ")
+        // Cached (one statement per condition): a sync reads its state several times.
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT id, lastModified, \(fields), json_remove(soup, \(managed)) FROM \(layout.tableName) \
-                WHERE \(condition) ORDER BY id
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT id, lastModified, \(fields), json_remove(soup, \(managed)) FROM \(layout.tableName) \
+                    WHERE \(condition.rawValue) ORDER BY id
+                    """
+            ),
             arguments: arguments
         )
         return try rows.map { row in

@@ -108,14 +108,10 @@ struct StatusCommand: AsyncParsableCommand {
     static func watchJSON(_ position: WatchPosition) -> String {
         JSONValue.object(
             JSONObject([
-                ("topic", .string(position.topic)), ("replayId", .string(Self.hex(position.replayID))),
+                ("topic", .string(position.topic)), ("replayId", .string(HexText.lowercase(position.replayID))),
                 ("appliedAt", .integer(position.appliedAt)),
             ])
         ).jsonText()
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     static func text(_ state: StoredSyncState, watch: WatchPosition? = nil) -> String {
@@ -129,7 +125,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         if let watch {
             line +=
-                "\n    watch: \(JSONWriter.terminalSafe(watch.topic)) replay id \(Self.hex(watch.replayID)) applied "
+                "\n    watch: \(JSONWriter.terminalSafe(watch.topic)) replay id \(HexText.lowercase(watch.replayID)) applied "
                 + SalesforceDateTime.wireText(milliseconds: watch.appliedAt)
         }
         if !state.error.isEmpty { line += "\n    error: \(JSONWriter.terminalSafe(state.error))" }
