@@ -44,14 +44,12 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
-# Release binaries link the Swift runtime statically on Linux (as README's Install does): a
-# process starts ~10 ms sooner without resolving the runtime's shared libraries.
-static_stdlib=()
-[[ "$(uname -s)" == Linux ]] && static_stdlib=(--static-swift-stdlib)
+# Release binaries as README's Install builds them (scripts/build-release.sh: the Swift runtime
+# linked in on Linux, the flags every release build of this .build shares).
 if [[ $build -eq 1 ]]; then
     echo "building release products (syncrun, syncrun-bench)…" >&2
-    swift build -c release "${static_stdlib[@]}" --product syncrun >&2
-    swift build -c release "${static_stdlib[@]}" --product syncrun-bench >&2
+    scripts/build-release.sh >/dev/null
+    scripts/build-release.sh --product syncrun-bench >/dev/null
 fi
 bin="${bin_dir:-$(swift build -c release --show-bin-path)}"
 

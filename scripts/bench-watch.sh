@@ -29,11 +29,9 @@ while [[ $# -gt 0 ]]; do
         *) echo "bench-watch.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done
-# The release binary as README's Install builds it (the Swift runtime linked statically on Linux),
-# the same build the other benchmark scripts use (one set of flags per .build).
-static_stdlib=()
-[[ "$(uname -s)" == Linux ]] && static_stdlib=(--static-swift-stdlib)
+# The release binary as README's Install builds it (scripts/build-release.sh), the same build the
+# other benchmark scripts use (one set of flags per .build).
 if [[ $build -eq 1 ]]; then
-    swift build -c release "${static_stdlib[@]}" --product syncrun >/dev/null
+    scripts/build-release.sh >/dev/null
 fi
 exec python3 Benchmarks/watch/run_bench.py --binary ".build/$config/syncrun" --count "$count" --idle "$idle"

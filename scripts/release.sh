@@ -3,7 +3,7 @@
 # tarball, with a SHA-256 checksum file beside it: the quickest route to a binary on a machine
 # without a Swift toolchain.
 #
-#   scripts/release.sh                  release build, Swift runtime linked in (--static-swift-stdlib)
+#   scripts/release.sh                  release build (scripts/build-release.sh: the Swift runtime linked in)
 #   scripts/release.sh --debug          pack the debug build instead (what CI checks, to stay in its time)
 #   scripts/release.sh --skip-build     pack what is already built
 #   scripts/release.sh --output DIR     where the tarball goes (default: dist/)
@@ -30,13 +30,12 @@ done
 if [ "$build" = 1 ]; then
     started=$(date +%s)
     if [ "$configuration" = release ]; then
-        flags=(-c release)
-        [ "$(uname -s)" = Linux ] && flags+=(--static-swift-stdlib)
+        echo "==> scripts/build-release.sh (its flags: scripts/build-release.sh --help)" >&2
+        scripts/build-release.sh >/dev/null
     else
-        flags=()
+        echo "==> swift build --product syncrun" >&2
+        swift build --product syncrun >&2
     fi
-    echo "==> swift build ${flags[*]} --product syncrun" >&2
-    swift build "${flags[@]}" --product syncrun >&2
     echo "==> built in $(( $(date +%s) - started )) s" >&2
 fi
 
