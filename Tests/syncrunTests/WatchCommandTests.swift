@@ -286,10 +286,15 @@ struct WatchCommandTests {
         private let lock = NSLock()
         private var accounts: [String: (name: String, energy: Bool)] = [:]
         private var contacts: [String: String] = [:]
+        private var stopped = false
 
         func with<T>(_ body: (inout [String: (name: String, energy: Bool)], inout [String: String]) -> T) -> T {
             lock.withLock { body(&accounts, &contacts) }
         }
+
+        /// Asks the writer to stop after the change in hand, which it records first.
+        func stop() { lock.withLock { stopped = true } }
+        var isStopped: Bool { lock.withLock { stopped } }
     }
 
     /// Issue 34's kill test: `watch` killed with SIGKILL at random moments while changes keep coming,
@@ -339,7 +344,9 @@ struct WatchCommandTests {
             let changing = Task {
                 var random = Random(state: 7)
                 var step = 0
-                while !Task.isCancelled {
+                // Stopped between changes, never cancelled: a request cancelled after the org applied
+                // it would leave the model without the change (the org has it, so does the store).
+                while !model.isStopped {
                     step += 1
                     let live = model.with { accounts, _ in accounts.keys.sorted() }
                     switch Int.random(in: 0..<6, using: &random) {
@@ -386,8 +393,8 @@ struct WatchCommandTests {
                 )
                 #expect(result.killed, "watch ended on its own: status \(result.status.map(String.init) ?? "?")")
             }
-            changing.cancel()
-            _ = await changing.result
+            model.stop()
+            try await changing.value
             // A last run, left to converge.
             let outputFile = directory.appendingPathComponent("watch.jsonl")
             _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
